@@ -1,0 +1,192 @@
+"""The command line: a thin mirror of the Python API, one command per method."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pandas as pd
+
+import factstore
+from factstore.errors import FactstoreError
+from factstore.store import MODES, Fact, FactStore
+
+DEFAULT_DB = "factstore.duckdb"
+
+
+def _db_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=os.environ.get("FACTSTORE_DB", DEFAULT_DB),
+                        help="store file (default: $FACTSTORE_DB or ./factstore.duckdb)")
+
+
+def _concepts(text: str) -> str | list[str]:
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    return parts[0] if len(parts) == 1 else parts
+
+
+def _period_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--period", help="fiscal label: FY2019, 2019Q1..2019Q4, 2019H1, 2019M9")
+    parser.add_argument("--start", help="period start date (omit for an instant)")
+    parser.add_argument("--end", help="period end date")
+
+
+def _print_frame(df: pd.DataFrame, as_json: bool) -> None:
+    if as_json:
+        print(df.to_json(orient="records", date_format="iso", default_handler=str))
+    elif df.empty:
+        print("(no rows)")
+    else:
+        with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200):
+            print(df.to_string(index=False))
+
+
+def describe(fact: Fact) -> str:
+    """One fact in a few human lines: value, period, provenance."""
+    period = f"{fact.start}..{fact.end}" if fact.start else f"at {fact.end}"
+    label = f" {fact.fiscal_period}" if fact.fiscal_period else ""
+    lines = [f"{fact.value:,.6g} {fact.unit}  {fact.concept}{label} ({period})",
+             f"  known from {fact.accepted_at:%Y-%m-%d %H:%M:%S} UTC via {fact.form} {fact.source}"]
+    if fact.derived:
+        lines.append(f"  derived: {fact.formula}")
+        lines += [f"    {p['fiscal_period'] or ''} {p['concept']} {p['period_start']}..{p['period_end']} = "
+                  f"{p['value']:,.6g} ({p['form']} {p['filing_id']}, {p['accepted_at']:%Y-%m-%d %H:%M:%S})"
+                  for p in fact.parts]
+    lines += [f"  warning: {w}" for w in fact.warnings]
+    return "\n".join(lines)
+
+
+def cmd_load_course(store: FactStore, args: argparse.Namespace) -> None:
+    report = store.load_course(xbrl=args.xbrl, documents=args.documents, sales=args.sales)
+    print(f"added {report.entities} entities, {report.filings} filings, {report.reports} reports, "
+          f"{report.documents} documents")
+
+
+def cmd_load_companyfacts(store: FactStore, args: argparse.Namespace) -> None:
+    from tqdm import tqdm
+
+    total = [0, 0]
+    for path in tqdm(args.files, desc="companyfacts", unit="file", disable=len(args.files) < 2):
+        report = store.load_companyfacts(path, args.submissions or None)
+        total[0] += report.filings
+        total[1] += report.reports
+    print(f"added {total[0]} filings, {total[1]} reports")
+
+
+def cmd_fact(store: FactStore, args: argparse.Namespace) -> None:
+    fact = store.fact(args.entity, _concepts(args.concept), start=args.start, end=args.end,
+                      period=args.period, as_of=args.as_of, mode=args.mode, unit=args.unit, strict=True)
+    print(json.dumps(fact.to_dict(), indent=2) if args.json else describe(fact))
+
+
+def cmd_history(store: FactStore, args: argparse.Namespace) -> None:
+    _print_frame(store.history(args.entity, _concepts(args.concept), start=args.start, end=args.end,
+                               period=args.period), args.json)
+
+
+def cmd_quarters(store: FactStore, args: argparse.Namespace) -> None:
+    _print_frame(store.quarters(args.entity, _concepts(args.concept), as_of=args.as_of, mode=args.mode),
+                 args.json)
+
+
+def cmd_sql(store: FactStore, args: argparse.Namespace) -> None:
+    _print_frame(store.sql(args.query, args.param or None), args.json)
+
+
+def cmd_demo(store: FactStore, args: argparse.Namespace) -> None:
+    from factstore.demo import run_demo
+
+    run_demo(store, companies=args.companies)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="factstore", description=(
+        "Point-in-time financial facts: every value any filing reported, asked as of any moment."))
+    parser.add_argument("--version", action="version", version=f"factstore {factstore.__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    load = commands.add_parser("load", help="load input files into the store (one transaction each)",
+                               description="Load input files into the store; loading again adds nothing.")
+    formats = load.add_subparsers(dest="format", required=True, metavar="FORMAT")
+    course = formats.add_parser("course", help="the course's parquet/CSV files",
+                                description="Load filings6_xbrl.parquet, filings6_documentos.parquet "
+                                            "and/or acciones6_ventas.csv.")
+    course.add_argument("--xbrl", help="filings6_xbrl.parquet")
+    course.add_argument("--documents", help="filings6_documentos.parquet")
+    course.add_argument("--sales", help="acciones6_ventas.csv")
+    _db_option(course)
+    course.set_defaults(run=cmd_load_course)
+    cf = formats.add_parser("companyfacts", help="SEC companyfacts JSON files",
+                            description="Load SEC companyfacts JSON, with submissions JSON for acceptance "
+                                        "times (else the end of the filing date, New York time).")
+    cf.add_argument("files", nargs="+", help="CIK##########.json companyfacts files")
+    cf.add_argument("--submissions", action="append", help="submissions JSON (repeat for paged files)")
+    _db_option(cf)
+    cf.set_defaults(run=cmd_load_companyfacts)
+
+    fact = commands.add_parser("fact", help="one fact as known at a moment, with its provenance",
+                               description="One fact as known at --as-of (a bare date is 00:00 UTC). "
+                                           "Q4 and missing Q2/Q3 are derived from year-to-date figures.")
+    fact.add_argument("entity", help="ticker or CIK")
+    fact.add_argument("concept", help="concept, e.g. Revenues or us-gaap:Revenues; "
+                                      "a comma-separated list tries each in turn")
+    _period_options(fact)
+    fact.add_argument("--as-of", help="moment the answer is known at (default: everything loaded)")
+    fact.add_argument("--mode", choices=MODES, default="as_of",
+                      help="as_of (default), first (as first reported), latest (research only)")
+    fact.add_argument("--unit", help="unit, when a fact is reported in several")
+    fact.add_argument("--json", action="store_true", help="print JSON")
+    _db_option(fact)
+    fact.set_defaults(run=cmd_fact)
+
+    history = commands.add_parser("history", help="every version of a fact, with filing and time",
+                                  description="Every reported version of a fact, oldest first.")
+    history.add_argument("entity", help="ticker or CIK")
+    history.add_argument("concept", help="concept name or comma-separated list")
+    _period_options(history)
+    history.add_argument("--json", action="store_true", help="print JSON records")
+    _db_option(history)
+    history.set_defaults(run=cmd_history)
+
+    quarters = commands.add_parser("quarters", help="discrete fiscal quarters known at a moment",
+                                   description="Discrete fiscal quarters, reported or derived (Q4 = FY - 9M).")
+    quarters.add_argument("entity", help="ticker or CIK")
+    quarters.add_argument("concept", help="concept name or comma-separated list")
+    quarters.add_argument("--as-of", help="moment the answer is known at")
+    quarters.add_argument("--mode", choices=MODES, default="as_of", help="as_of, first or latest")
+    quarters.add_argument("--json", action="store_true", help="print JSON records")
+    _db_option(quarters)
+    quarters.set_defaults(run=cmd_quarters)
+
+    sql = commands.add_parser("sql", help="run SQL against the store's tables, views and macros",
+                              description="Run a SQL query; use ? placeholders with --param.")
+    sql.add_argument("query", help="the SQL query")
+    sql.add_argument("--param", action="append", help="a value for the next ? placeholder")
+    sql.add_argument("--json", action="store_true", help="print JSON records")
+    _db_option(sql)
+    sql.set_defaults(run=cmd_sql)
+
+    demo = commands.add_parser("demo", help="generate the demo data, load it and ask it questions",
+                               description="Generate the deterministic demo data (course format), load "
+                                           "it into --db and walk through point-in-time questions.")
+    demo.add_argument("--companies", type=int, default=40, help="number of fictitious companies")
+    demo.add_argument("--db", default=os.environ.get("FACTSTORE_DB", "demo.duckdb"),
+                      help="store file (default: ./demo.duckdb)")
+    demo.set_defaults(run=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    run: Callable[[FactStore, argparse.Namespace], Any] = args.run
+    try:
+        with factstore.open(args.db, read_only=args.command in {"fact", "history", "quarters"}
+                            and os.path.exists(args.db)) as store:
+            run(store, args)
+    except (FactstoreError, ValueError) as exc:
+        print(f"factstore {args.command}: {exc}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,32 @@
+"""A batch of rows ready for the store: what every loader produces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+ENTITY_COLUMNS = ["entity_id", "cik", "name", "tickers"]
+FILING_COLUMNS = ["filing_id", "entity_id", "form", "period_end", "filed", "accepted_at",
+                  "accepted_precision", "accepted_note", "source"]
+REPORT_COLUMNS = ["filing_id", "entity_id", "concept", "unit", "period_start", "period_end",
+                  "value", "accepted_at", "form", "row"]
+DOCUMENT_COLUMNS = ["doc_id", "entity_id", "kind", "form", "period_end", "accepted_at", "title", "raw"]
+
+
+def _empty(columns: list[str]) -> pd.DataFrame:
+    return pd.DataFrame({c: [] for c in columns})
+
+
+@dataclass
+class Batch:
+    """Rows for the store's tables from one source; `reports.row` points back into the source."""
+
+    source: str
+    kind: str
+    entities: pd.DataFrame = field(default_factory=lambda: _empty(ENTITY_COLUMNS))
+    filings: pd.DataFrame = field(default_factory=lambda: _empty(FILING_COLUMNS))
+    reports: pd.DataFrame = field(default_factory=lambda: _empty(REPORT_COLUMNS))
+    documents: pd.DataFrame = field(default_factory=lambda: _empty(DOCUMENT_COLUMNS))
+    sales: pd.DataFrame | None = None
+    source_of: dict[str, str] = field(default_factory=dict)  # table -> file it came from

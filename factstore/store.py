@@ -1,0 +1,463 @@
+"""The store: one DuckDB file, its schema from sql/, loads as single transactions, and the public queries.
+
+The point-in-time logic lives in sql/macros.sql; the methods here resolve names, pick the macro that
+answers the question and shape its rows.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+from factstore.errors import FactstoreError, LoadError, NotFound
+from factstore.loaders.batch import Batch
+from factstore.loaders.companyfacts import Json, read_companyfacts
+from factstore.loaders.course import Table, read_course
+from factstore.periods import parse_label
+from factstore.timing import as_of_timestamp
+
+SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
+SQL_FILES = ("schema.sql", "macros.sql", "views.sql")
+MODES = ("as_of", "first", "latest")
+TAXONOMY_ORDER = {"us-gaap": 0, "ifrs-full": 1, "dei": 2, "srt": 3}
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One value with its provenance: the filing that made it known, when, and how it was derived."""
+
+    entity: str
+    concept: str
+    value: float
+    unit: str
+    start: date | None
+    end: date
+    accepted_at: pd.Timestamp
+    source: str
+    form: str
+    fiscal_period: str | None = None
+    derived: bool = False
+    formula: str | None = None
+    warnings: tuple[str, ...] = ()
+    parts: tuple[dict[str, Any], ...] = field(default=(), repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready fields (dates and times as ISO strings)."""
+        def plain(v: Any) -> Any:
+            if isinstance(v, datetime | date):
+                return v.isoformat()
+            if isinstance(v, dict):
+                return {k: plain(x) for k, x in v.items()}
+            if isinstance(v, list | tuple):
+                return [plain(x) for x in v]
+            return v
+        return {k: plain(getattr(self, k)) for k in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    """What a load added."""
+
+    source: str
+    entities: int
+    filings: int
+    reports: int
+    documents: int
+
+
+def open_store(path: str | Path | None = None, *, read_only: bool = False) -> FactStore:
+    """Open (or create) a store; in memory when path is None."""
+    target = ":memory:" if path is None else str(path)
+    try:
+        con = duckdb.connect(target, read_only=read_only)
+    except duckdb.Error as exc:
+        raise FactstoreError(f"{target}: cannot open store: {exc}") from exc
+    return FactStore(con, path)
+
+
+class FactStore:
+    """A point-in-time facts store over one DuckDB connection."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: str | Path | None = None) -> None:
+        self.con = con
+        self.path = path
+        self._concepts: dict[str, list[str]] | None = None
+        if not self._read_only():
+            for name in SQL_FILES:
+                self._all((SQL_DIR / name).read_text())
+
+    def _read_only(self) -> bool:
+        return bool(self._one("SELECT current_setting('access_mode') = 'read_only'")[0])
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> FactStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ----------------------------------------------------------------- plumbing
+    def sql(self, query: str, params: list[Any] | dict[str, Any] | None = None) -> pd.DataFrame:
+        """Run a query (with ? or $name parameters) and return a DataFrame."""
+        return self.con.execute(query, params).df()
+
+    def _all(self, query: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+        """Every row of a statement (fetched to the end, so the connection is free again)."""
+        return self.con.execute(query, params).fetchall()
+
+    def _one(self, query: str, params: list[Any] | None = None) -> tuple[Any, ...] | None:
+        """The first row of a statement, or None."""
+        rows = self._all(query, params)
+        return rows[0] if rows else None
+
+    def _rows(self, query: str, params: list[Any]) -> list[dict[str, Any]]:
+        cur = self.con.execute(query, params)
+        rows = cur.fetchall()
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row, strict=True)) for row in rows]
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self.con.begin()
+        try:
+            yield
+        except BaseException:
+            self.con.rollback()
+            raise
+        self.con.commit()
+
+    # ----------------------------------------------------------------- loading
+    def load_course(self, xbrl: Table | None = None, documents: Table | None = None,
+                    sales: Table | None = None) -> LoadReport:
+        """Load the course's files (filings6_xbrl.parquet, filings6_documentos.parquet,
+        acciones6_ventas.csv; paths or DataFrames) in one transaction; loading again adds nothing."""
+        if xbrl is None and documents is None and sales is None:
+            raise ValueError("load_course: give xbrl, documents and/or sales")
+        known = None
+        if xbrl is not None:
+            known = self.sql("SELECT filing_id, entity_id, form, accepted_at FROM filings")
+        return self._apply(read_course(xbrl=xbrl, documents=documents, sales=sales, known_filings=known))
+
+    def load_companyfacts(self, path_or_dict: Json, submissions: Json | list[Json] | None = None
+                          ) -> LoadReport:
+        """Load one companyfacts JSON (with the company's submissions JSON for acceptance times) in one
+        transaction; loading again adds nothing."""
+        return self._apply(read_companyfacts(path_or_dict, submissions))
+
+    def _apply(self, batch: Batch) -> LoadReport:
+        con = self.con
+        with self._transaction():
+            before = self._counts()
+            con.register("_batch_filings", batch.filings)
+            clash = self._one("""
+                SELECT b.filing_id, f.accepted_at, b.accepted_at, f.form, b.form, f.entity_id, b.entity_id
+                FROM _batch_filings b JOIN filings f USING (filing_id)
+                WHERE f.accepted_at <> b.accepted_at OR f.form <> b.form OR f.entity_id <> b.entity_id
+                LIMIT 1""")
+            if clash:
+                raise LoadError(batch.source_of.get("reports", batch.source),
+                                f"filing {clash[0]} is already stored as {clash[3]} of {clash[5]} "
+                                f"accepted {clash[1]}; this file says {clash[4]} of {clash[6]} "
+                                f"accepted {clash[2]}")
+            if len(batch.entities):
+                con.register("_batch_entities", batch.entities)
+                self._all("""
+                    INSERT INTO entities SELECT entity_id, cik, name, tickers FROM _batch_entities
+                    ON CONFLICT (entity_id) DO UPDATE SET
+                        name = coalesce(EXCLUDED.name, name),
+                        tickers = list_distinct(list_concat(tickers, EXCLUDED.tickers)),
+                        cik = coalesce(EXCLUDED.cik, cik)""")
+                self._all("""
+                    INSERT OR IGNORE INTO entity_aliases
+                    SELECT DISTINCT upper(alias), entity_id FROM (
+                        SELECT entity_id AS alias, entity_id FROM _batch_entities
+                        UNION ALL SELECT unnest(tickers), entity_id FROM _batch_entities
+                        UNION ALL SELECT cik::VARCHAR, entity_id FROM _batch_entities WHERE cik IS NOT NULL
+                        UNION ALL SELECT lpad(cik::VARCHAR, 10, '0'), entity_id FROM _batch_entities
+                            WHERE cik IS NOT NULL) WHERE alias IS NOT NULL AND alias <> ''""")
+            self._all("""
+                INSERT INTO filings SELECT filing_id, entity_id, form, period_end::DATE, filed::DATE,
+                    accepted_at::TIMESTAMP, accepted_precision, accepted_note, source
+                FROM _batch_filings ON CONFLICT (filing_id) DO NOTHING""")
+            if len(batch.reports):
+                self._insert_reports(batch)
+            if len(batch.documents):
+                con.register("_batch_documents", batch.documents)
+                self._all("""
+                    INSERT INTO documents SELECT doc_id, entity_id, kind, form, period_end::DATE,
+                        accepted_at::TIMESTAMP, title, raw FROM _batch_documents
+                    ON CONFLICT (doc_id) DO NOTHING""")
+            if batch.sales is not None and len(batch.sales):
+                con.register("_batch_sales", batch.sales)
+                self._all("""
+                    INSERT INTO sales_reference SELECT entity_id, quarter_end::DATE, sales_millions
+                    FROM _batch_sales ON CONFLICT DO NOTHING""")
+            after = self._counts()
+            added = {k: after[k] - before[k] for k in after}
+            if any(added.values()):
+                self._all("INSERT INTO loads VALUES (now()::TIMESTAMP, ?, ?, ?, ?)",
+                            [batch.kind, "; ".join(sorted(set(batch.source_of.values()))) or batch.source,
+                             added["filings"], added["reports"]])
+            for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales",
+                         "_batch_reports"):
+                with suppress(duckdb.Error):
+                    con.unregister(name)
+        self._concepts = None
+        return LoadReport(batch.source, added["entities"], added["filings"], added["reports"],
+                          added["documents"])
+
+    def _insert_reports(self, batch: Batch) -> None:
+        con = self.con
+        source = batch.source_of.get("reports", batch.source)
+        con.register("_batch_reports", batch.reports)
+        key = "filing_id, concept, unit, period_start, period_end"
+        twice = self._one(f"""
+            SELECT list_sort(list(row::VARCHAR))[:2], {key} FROM _batch_reports
+            GROUP BY {key} HAVING count(DISTINCT value) > 1 LIMIT 1""")
+        if twice:
+            raise LoadError(source, f"the same fact ({twice[2]} {twice[5]}) is given twice with different "
+                            f"values in filing {twice[1]} (rows {', '.join(twice[0])})", field="value")
+        self._all("""
+            CREATE OR REPLACE TEMP TABLE _new_reports AS
+            SELECT DISTINCT filing_id, entity_id, concept, unit, period_start::DATE AS period_start,
+                period_end::DATE AS period_end, value, accepted_at::TIMESTAMP AS accepted_at, form
+            FROM _batch_reports""")
+        stored = self._one("""
+            SELECT n.filing_id, n.concept, n.period_end, r.value, n.value FROM _new_reports n
+            JOIN (SELECT * FROM reports WHERE filing_id IN (SELECT filing_id FROM _new_reports)) r
+              USING (filing_id, concept, unit, period_end)
+            WHERE r.period_start IS NOT DISTINCT FROM n.period_start AND r.value <> n.value
+            LIMIT 1""")
+        if stored:
+            raise LoadError(source, f"filing {stored[0]} already reported {stored[1]} for {stored[2]} "
+                            f"as {stored[3]}; this file says {stored[4]}", field="value")
+        self._all(f"""
+            INSERT INTO reports
+            SELECT n.* FROM _new_reports n
+            WHERE NOT EXISTS (
+                SELECT 1 FROM reports r
+                WHERE r.filing_id = n.filing_id AND r.concept = n.concept AND r.unit = n.unit
+                  AND r.period_end = n.period_end AND r.period_start IS NOT DISTINCT FROM n.period_start)
+            ORDER BY {'entity_id, concept, period_end, period_start, accepted_at'}""")
+        self._all("""
+            INSERT OR IGNORE INTO concepts
+            SELECT DISTINCT concept, split_part(concept, ':', 1), split_part(concept, ':', 2)
+            FROM _new_reports""")
+        self._all("DROP TABLE _new_reports")
+
+    def _counts(self) -> dict[str, int]:
+        row = self._one("""SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM filings),
+            (SELECT count(*) FROM reports), (SELECT count(*) FROM documents)""")
+        return dict(zip(("entities", "filings", "reports", "documents"), row, strict=True))
+
+    # ----------------------------------------------------------------- names
+    def resolve_entity(self, entity: str | int) -> str:
+        """The entity_id for a ticker, a CIK (with or without zeros) or an exact name."""
+        alias = str(entity).strip().upper()
+        row = self._one("SELECT entity_id FROM entity_aliases WHERE alias = ?", [alias])
+        if row is None and alias.isdigit():
+            row = self._one("SELECT entity_id FROM entity_aliases WHERE alias = ?",
+                                   [alias.lstrip("0")])
+        if row is None:
+            row = self._one("SELECT entity_id FROM entities WHERE lower(name) = lower(?)",
+                                   [str(entity).strip()])
+        if row is None:
+            known = [r[0] for r in self._all("SELECT alias FROM entity_aliases")]
+            close = difflib.get_close_matches(alias, known, n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise NotFound(f"unknown entity {entity!r}{hint}")
+        return row[0]
+
+    def resolve_concepts(self, concept: str | list[str]) -> list[str]:
+        """Qualified concepts for a name ('Revenues' -> 'us-gaap:Revenues') or an ordered list of names."""
+        if self._concepts is None:
+            by_name: dict[str, list[str]] = {}
+            rows = self._all("SELECT concept, taxonomy, name FROM concepts")
+            for qualified, _taxonomy, name in sorted(rows, key=lambda r: (TAXONOMY_ORDER.get(r[1], 9), r[0])):
+                by_name.setdefault(name.lower(), []).append(qualified)
+                by_name.setdefault(qualified.lower(), []).append(qualified)
+            self._concepts = by_name
+        names = [concept] if isinstance(concept, str) else list(concept)
+        if not names:
+            raise ValueError("concept: give a concept name or a non-empty list of them")
+        out: list[str] = []
+        for name in names:
+            found = self._concepts.get(name.strip().lower(), [])
+            out.extend(c for c in found if c not in out)
+        if not out:
+            close = difflib.get_close_matches(names[0], [k for k in self._concepts if ":" in k], n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise NotFound(f"unknown concept {names[0]!r}{hint}")
+        return out
+
+    # ----------------------------------------------------------------- questions
+    def fact(self, entity: str | int, concept: str | list[str], *, start: Any = None, end: Any = None,
+             period: str | None = None, as_of: Any = None, mode: str = "as_of", unit: str | None = None,
+             strict: bool = False) -> Fact | None:
+        """The value of one fact as known at `as_of` (a bare date is 00:00 UTC), as first reported
+        (mode='first') or newest (mode='latest', research only). The period is a fiscal label
+        (`period='2019Q4'`, 'FY2019', '2019H1', '2019M9') or exact dates (`start`, `end`; `end` alone
+        for an instant). Fourth quarters and missing Q2/Q3 are derived from year-to-date figures.
+        Returns None when nothing was known; with strict=True raises NotFound saying why."""
+        entity_id = self.resolve_entity(entity)
+        concepts = self.resolve_concepts(concept)
+        ts = self._as_of(as_of, mode)
+        args = [ts, mode, concepts, entity_id]
+        if period is not None:
+            if start is not None or end is not None:
+                raise ValueError("give either period or start/end, not both")
+            label = parse_label(period)
+            if label.quarter:
+                rows = self._rows("SELECT * FROM quarters_asof(?, mode := ?, concepts := ?, entity := ?) "
+                                  "WHERE fiscal_period = ?", [*args, label.label])
+            else:
+                rows = self._rows("SELECT * FROM fiscal_facts(?, mode := ?, concepts := ?, entity := ?) "
+                                  "WHERE fiscal_period = ? OR (kind = 'instant' AND fiscal_period = ?)",
+                                  [*args, label.label, f"{label.year}Q4" if label.part == "FY" else None])
+            wanted = label.label
+        elif end is not None:
+            s, e = _day(start, "start"), _day(end, "end")
+            rows = self._rows("SELECT * FROM facts_asof(?, mode := ?, concepts := ?, entity := ?) "
+                              "WHERE period_end = ? AND period_start IS NOT DISTINCT FROM ?", [*args, e, s])
+            if not rows and s is not None:
+                rows = self._rows("SELECT * FROM quarters_asof(?, mode := ?, concepts := ?, entity := ?) "
+                                  "WHERE period_start = ? AND period_end = ?", [*args, s, e])
+            wanted = f"{s or ''}..{e}"
+        else:
+            raise ValueError("give period (e.g. '2019Q4', 'FY2019') or end (and start for a duration)")
+        return self._pick(rows, entity_id, concepts, unit, strict, wanted, ts)
+
+    def _pick(self, rows: list[dict[str, Any]], entity_id: str, concepts: list[str], unit: str | None,
+              strict: bool, wanted: str, ts: datetime | None) -> Fact | None:
+        if unit is not None:
+            rows = [r for r in rows if r["unit"] == unit]
+        valued = sorted((r for r in rows if r["value"] is not None),
+                        key=lambda r: (r["unit"] != "USD", r["unit"]))
+        if not valued:
+            if strict:
+                notes = "; ".join(sorted({r["note"] for r in rows if r.get("note")}))
+                when = f" as of {ts:%Y-%m-%d %H:%M:%S} UTC" if ts else ""
+                raise NotFound(f"{entity_id} {concepts[0]} {wanted}: "
+                               f"{notes or 'nothing reported'}{when}")
+            return None
+        r = valued[0]
+        warnings = list(r.get("warnings") or [])
+        if len({v["unit"] for v in valued}) > 1:
+            warnings.append("also reported in " + ", ".join(sorted({v["unit"] for v in valued[1:]})))
+        parts = r.get("parts") or [{k: r[k] for k in ("concept", "period_start", "period_end", "value",
+                                                        "filing_id", "form", "accepted_at")}]
+        return Fact(
+            entity=entity_id, concept=r.get("concept") or concepts[0], value=float(r["value"]),
+            unit=r["unit"], start=r["period_start"], end=r["period_end"],
+            accepted_at=pd.Timestamp(r["accepted_at"], tz=UTC), source=r["filing_id"], form=r["form"],
+            fiscal_period=r.get("fiscal_period"), derived=bool(r.get("derived", False)),
+            formula=r.get("formula"), warnings=tuple(warnings), parts=tuple(parts))
+
+    def quarters(self, entity: str | int, concept: str | list[str], *, as_of: Any = None,
+                 mode: str = "as_of") -> pd.DataFrame:
+        """The discrete fiscal quarters known at `as_of`, reported or derived (Q4 = FY - 9M), oldest first."""
+        df = self.sql("""
+            SELECT fiscal_period, period_start, period_end, value, derived, accepted_at, formula,
+                filing_id, form, warnings, unit, concept, fiscal_year, fiscal_quarter
+            FROM quarters_asof(?, mode := ?, concepts := ?, entity := ?)
+            WHERE value IS NOT NULL ORDER BY period_end, unit""",
+            [self._as_of(as_of, mode), mode, self.resolve_concepts(concept), self.resolve_entity(entity)])
+        return df
+
+    def history(self, entity: str | int, concept: str | list[str], *, start: Any = None, end: Any = None,
+                period: str | None = None) -> pd.DataFrame:
+        """Every version of a fact, each with its filing, form and acceptance time, oldest first. With a
+        fiscal label for a derived quarter, the versions of the figures it is derived from."""
+        entity_id = self.resolve_entity(entity)
+        concepts = self.resolve_concepts(concept)
+        base = ("SELECT concept, unit, period_start, period_end, value, filing_id, form, accepted_at, "
+                "accepted_precision FROM all_reports WHERE entity_id = ? AND list_contains(?, concept)")
+        order = " ORDER BY period_end, period_start NULLS FIRST, concept, accepted_at, filing_id"
+        if period is not None:
+            label = parse_label(period)
+            if label.quarter:
+                keys = self.sql("""
+                    SELECT DISTINCT p.concept, p.period_start, p.period_end
+                    FROM (SELECT unnest(parts) AS p FROM quarters_asof(NULL, mode := 'latest',
+                          concepts := ?, entity := ?) WHERE fiscal_period = ?)""",
+                    [concepts, entity_id, label.label])
+            else:
+                keys = self.sql("""
+                    SELECT DISTINCT concept, period_start, period_end
+                    FROM fiscal_facts(NULL, mode := 'latest', concepts := ?, entity := ?)
+                    WHERE fiscal_period = ?""", [concepts, entity_id, label.label])
+            self.con.register("_history_keys", keys)
+            try:
+                return self.sql(f"""SELECT * FROM ({base}) h SEMI JOIN _history_keys k
+                    ON h.concept = k.concept AND h.period_end = k.period_end
+                    AND h.period_start IS NOT DISTINCT FROM k.period_start {order}""", [entity_id, concepts])
+            finally:
+                self.con.unregister("_history_keys")
+        where, params = "", [entity_id, concepts]
+        if end is not None:
+            where = " AND period_end = ? AND period_start IS NOT DISTINCT FROM ?"
+            params += [_day(end, "end"), _day(start, "start")]
+        return self.sql(base + where + order, params)
+
+    def facts(self, questions: pd.DataFrame, *, as_of: Any = None, mode: str = "as_of") -> pd.DataFrame:
+        """Answer many exact-period questions at once. `questions` has columns entity, concept,
+        period_end, optional period_start (NULL for instants) and optional as_of (else the argument);
+        the result is the questions with value, unit, filing_id, form and accepted_at added."""
+        for column in ("entity", "concept", "period_end"):
+            if column not in questions.columns:
+                raise ValueError(f"questions: missing column {column!r}")
+        self._as_of(None, mode)
+        q = pd.DataFrame({
+            "question_no": range(len(questions)),
+            "entity": questions["entity"].astype(str).to_numpy(),
+            "concept": questions["concept"].astype(str).to_numpy(),
+            "period_start": pd.to_datetime(questions["period_start"]).to_numpy()
+            if "period_start" in questions.columns else pd.NaT,
+            "period_end": pd.to_datetime(questions["period_end"]).to_numpy(),
+        })
+        if "as_of" in questions.columns:
+            stamps = pd.to_datetime(questions["as_of"], utc=True).dt.tz_localize(None)
+            q["as_of"] = stamps.to_numpy()
+        else:
+            q["as_of"] = as_of_timestamp(as_of)
+        q["as_of"] = q["as_of"].astype("datetime64[us]")
+        self.con.register("_fs_questions", q)
+        try:
+            answers = self.sql("""
+                SELECT question_no, v.value AS value, unit, v.filing_id AS filing_id, v.form AS form,
+                    v.accepted_at AS accepted_at
+                FROM lookup_asof('_fs_questions', mode := ?)
+                QUALIFY row_number() OVER (PARTITION BY question_no ORDER BY unit <> 'USD', unit) = 1""",
+                [mode])
+        finally:
+            self.con.unregister("_fs_questions")
+        out = questions.reset_index(drop=True).copy()
+        answers = answers.set_index("question_no").reindex(range(len(out)))
+        for column in ("value", "unit", "filing_id", "form", "accepted_at"):
+            out[column] = answers[column].to_numpy()
+        return out
+
+    def _as_of(self, as_of: Any, mode: str) -> datetime | None:
+        if mode not in MODES:
+            raise ValueError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
+        return as_of_timestamp(as_of)
+
+
+def _day(value: Any, name: str) -> date | None:
+    if value is None:
+        return None
+    try:
+        return pd.Timestamp(value).date()
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{name}: cannot read {value!r} as a date") from exc
+

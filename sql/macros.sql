@@ -1,0 +1,276 @@
+-- factstore macros: the point-in-time logic, as SQL that the Python API and analysts share.
+-- as_of is a UTC TIMESTAMP (NULL = everything loaded); mode is 'as_of', 'first' or 'latest';
+-- concepts is an ordered list of qualified concepts standing for one line item (NULL = each concept
+-- on its own); entity is an entity_id (NULL = all entities).
+
+-- Length class of a period, by days with tolerance: instant, quarter, half, nine_months, year or other.
+CREATE OR REPLACE MACRO duration_class(s, e) AS
+    CASE WHEN s IS NULL THEN 'instant'
+         WHEN date_diff('day', s, e) + 1 BETWEEN 80 AND 105 THEN 'quarter'
+         WHEN date_diff('day', s, e) + 1 BETWEEN 170 AND 195 THEN 'half'
+         WHEN date_diff('day', s, e) + 1 BETWEEN 260 AND 290 THEN 'nine_months'
+         WHEN date_diff('day', s, e) + 1 BETWEEN 350 AND 380 THEN 'year'
+         ELSE 'other' END;
+
+-- Fiscal year number of a year ending on e: a year ending in the first week of January counts as the year before.
+CREATE OR REPLACE MACRO fiscal_year_of(e) AS
+    year(e) - CASE WHEN month(e) = 1 AND day(e) <= 7 THEN 1 ELSE 0 END;
+
+-- Whether values in this unit add up over time (money does; per-share values, share counts and ratios do not).
+CREATE OR REPLACE MACRO is_additive_unit(u) AS
+    u NOT LIKE '%/%' AND lower(u) NOT IN ('shares', 'pure');
+
+-- Whether a change from old to new is a restatement rather than rounding (half a percent or more).
+CREATE OR REPLACE MACRO is_restatement(old, new) AS
+    abs(new - old) >= 0.005 * abs(old) AND new <> old;
+
+-- Each fact's value as known at as_of ('as_of'), as first reported ('first') or newest ('latest'), with its filing.
+CREATE OR REPLACE MACRO facts_asof(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
+WITH versions AS (
+    SELECT * FROM reports
+    WHERE (entity IS NULL OR entity_id = entity)
+      AND (concepts IS NULL OR list_contains(concepts, concept))
+      AND (mode = 'latest' OR as_of IS NULL OR accepted_at <= as_of)
+), keyed AS (
+    SELECT entity_id, concept, unit, period_start, period_end,
+        CASE WHEN mode = 'first'
+            THEN arg_min({'value': value, 'filing_id': filing_id, 'form': form, 'accepted_at': accepted_at},
+                         (accepted_at, filing_id))
+            ELSE arg_max({'value': value, 'filing_id': filing_id, 'form': form, 'accepted_at': accepted_at},
+                         (accepted_at, filing_id))
+        END AS v,
+        arg_min(value, (accepted_at, filing_id)) AS first_value,
+        count(*) AS n_versions
+    FROM versions
+    GROUP BY entity_id, concept, unit, period_start, period_end
+)
+SELECT entity_id,
+    CASE WHEN concepts IS NULL THEN concept ELSE concepts[1] END AS item,
+    concept, unit, period_start, period_end,
+    v.value AS value, v.filing_id AS filing_id, v.form AS form, v.accepted_at AS accepted_at,
+    first_value, is_restatement(first_value, v.value) AS restated, n_versions
+FROM keyed
+QUALIFY row_number() OVER (
+    PARTITION BY entity_id, item, unit, period_start, period_end
+    ORDER BY CASE WHEN concepts IS NULL THEN 1 ELSE list_position(concepts, concept) END) = 1;
+
+-- Each entity's fiscal years (number, start, end), learned from the annual periods (or, lacking them, the
+-- year-to-date starts) reported by as_of; missing years between and one year on each side are extrapolated.
+CREATE OR REPLACE MACRO fiscal_years(as_of, entity := NULL) AS TABLE
+WITH candidates AS (
+    SELECT entity_id, period_start AS fy_start,
+        CASE WHEN duration_class(period_start, period_end) = 'year' THEN period_end
+             ELSE (period_start + INTERVAL 1 YEAR - INTERVAL 1 DAY)::DATE END AS fy_end,
+        duration_class(period_start, period_end) = 'year' AS annual
+    FROM reports
+    WHERE (entity IS NULL OR entity_id = entity) AND (as_of IS NULL OR accepted_at <= as_of)
+      AND duration_class(period_start, period_end) IN ('year', 'half', 'nine_months')
+), counted AS (
+    SELECT entity_id, fy_start, fy_end, fiscal_year_of(fy_end) AS fiscal_year,
+        bool_or(annual) AS annual, count(*) AS n
+    FROM candidates GROUP BY entity_id, fy_start, fy_end
+), known AS (
+    SELECT entity_id, fiscal_year, fy_start, fy_end FROM counted
+    QUALIFY row_number() OVER (PARTITION BY entity_id, fiscal_year
+                               ORDER BY annual DESC, n DESC, fy_end DESC, fy_start) = 1
+), span AS (
+    SELECT entity_id, unnest(range(min(fiscal_year) - 1, max(fiscal_year) + 2)) AS fiscal_year
+    FROM known GROUP BY entity_id
+), filled AS (
+    SELECT s.entity_id, s.fiscal_year, k.fy_start, k.fy_end,
+        last_value(k.fiscal_year IGNORE NULLS) OVER before AS prev_year,
+        last_value(k.fy_end IGNORE NULLS) OVER before AS prev_end,
+        first_value(k.fiscal_year IGNORE NULLS) OVER after AS next_year,
+        first_value(k.fy_start IGNORE NULLS) OVER after AS next_start
+    FROM span s LEFT JOIN known k USING (entity_id, fiscal_year)
+    WINDOW before AS (PARTITION BY s.entity_id ORDER BY s.fiscal_year
+                      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW),
+           after AS (PARTITION BY s.entity_id ORDER BY s.fiscal_year
+                     ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)
+)
+SELECT entity_id, fiscal_year,
+    coalesce(fy_start,
+        CASE WHEN prev_end IS NOT NULL
+             THEN (prev_end + to_years(fiscal_year - prev_year - 1) + INTERVAL 1 DAY)::DATE
+             ELSE (next_start - to_years(next_year - fiscal_year))::DATE END) AS fy_start,
+    coalesce(fy_end,
+        CASE WHEN prev_end IS NOT NULL
+             THEN (prev_end + to_years(fiscal_year - prev_year))::DATE
+             ELSE (next_start - to_years(next_year - fiscal_year - 1) - INTERVAL 1 DAY)::DATE END) AS fy_end,
+    fy_start IS NULL AS extrapolated
+FROM filled;
+
+-- facts_asof with each period placed on the entity's fiscal calendar: FY2019, 2019H1, 2019M9, 2019Q1..2019Q4
+-- (3-month periods, and instants at quarter ends); NULL fiscal_period for periods that fit no slot.
+CREATE OR REPLACE MACRO fiscal_facts(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
+WITH f AS (
+    SELECT *, duration_class(period_start, period_end) AS kind
+    FROM facts_asof(as_of, mode := mode, concepts := concepts, entity := entity)
+), fy AS (
+    SELECT *, (fy_end + INTERVAL 7 DAY)::DATE AS fy_reach
+    FROM fiscal_years(CASE WHEN mode = 'latest' THEN NULL ELSE as_of END, entity := entity)
+), placed AS (
+    SELECT f.*, fy.fiscal_year, fy.fy_start, fy.fy_end,
+        date_diff('day', fy.fy_start, f.period_end) + 1 AS days_in,
+        round((date_diff('day', fy.fy_start, f.period_end) + 1) / 91.31)::INTEGER AS fq
+    FROM f ASOF JOIN fy ON f.entity_id = fy.entity_id AND f.period_end <= fy.fy_reach
+)
+SELECT * EXCLUDE (days_in),
+    CASE
+        WHEN kind IN ('year', 'nine_months', 'half')
+             AND abs(date_diff('day', fy_start, period_start)) > 7 THEN NULL
+        WHEN kind = 'year' THEN 'FY' || fiscal_year
+        WHEN kind = 'nine_months' THEN fiscal_year || 'M9'
+        WHEN kind = 'half' THEN fiscal_year || 'H1'
+        WHEN kind IN ('quarter', 'instant') AND fq BETWEEN 1 AND 4 AND abs(days_in - fq * 91.31) <= 10
+            THEN fiscal_year || 'Q' || fq
+    END AS fiscal_period
+FROM placed;
+
+
+-- A reported figure p as a quarter result: its own value and period, with itself as the only part.
+CREATE OR REPLACE MACRO reported_quarter(p) AS
+    CASE WHEN p IS NOT NULL THEN {'value': p.value, 'period_start': p.period_start,
+        'period_end': p.period_end, 'formula': NULL::VARCHAR, 'parts': [p]} END;
+
+-- A derived quarter result: value from formula over parts, for the period start..end.
+CREATE OR REPLACE MACRO derived_quarter(value, s, e, formula, parts) AS
+    {'value': value, 'period_start': s::DATE, 'period_end': e::DATE, 'formula': formula, 'parts': parts};
+
+-- The discrete fiscal quarters known at as_of: reported 3-month figures win; else Q2 = H1 - Q1, Q3 = 9M - H1,
+-- Q4 = FY - 9M (same start) or FY - (Q1 + Q2 + Q3); instants at quarter ends as reported. A derived value
+-- is known once all its parts are, carries its formula and parts, a warning when it mixes restated and
+-- first-reported parts, and a note (value NULL) when a quarter cannot be derived.
+CREATE OR REPLACE MACRO quarters_asof(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
+WITH f AS (
+    SELECT *, {'concept': concept, 'fiscal_period': fiscal_period, 'period_start': period_start,
+               'period_end': period_end, 'value': value, 'filing_id': filing_id, 'form': form,
+               'accepted_at': accepted_at, 'restated': restated} AS part
+    FROM fiscal_facts(as_of, mode := mode, concepts := concepts, entity := entity)
+    WHERE fiscal_period IS NOT NULL
+), years AS (
+    SELECT entity_id, item, unit, fiscal_year,
+        bool_and(kind = 'instant') AS instant,
+        is_additive_unit(unit) AS additive,
+        arg_max(part, period_end) FILTER (kind = 'quarter' AND fq = 1) AS q1,
+        arg_max(part, period_end) FILTER (kind = 'quarter' AND fq = 2) AS q2,
+        arg_max(part, period_end) FILTER (kind = 'quarter' AND fq = 3) AS q3,
+        arg_max(part, period_end) FILTER (kind = 'quarter' AND fq = 4) AS q4,
+        arg_max(part, period_end) FILTER (kind = 'instant' AND fq = 1) AS i1,
+        arg_max(part, period_end) FILTER (kind = 'instant' AND fq = 2) AS i2,
+        arg_max(part, period_end) FILTER (kind = 'instant' AND fq = 3) AS i3,
+        arg_max(part, period_end) FILTER (kind = 'instant' AND fq = 4) AS i4,
+        arg_max(part, period_end) FILTER (kind = 'half') AS h1,
+        arg_max(part, period_end) FILTER (kind = 'nine_months') AS m9,
+        arg_max(part, period_end) FILTER (kind = 'year') AS fy
+    FROM f
+    GROUP BY entity_id, item, unit, fiscal_year
+), first_half AS (
+    SELECT *,
+        CASE WHEN instant THEN reported_quarter(i1) ELSE reported_quarter(q1) END AS r1,
+        CASE WHEN instant THEN reported_quarter(i2)
+             WHEN q2 IS NOT NULL THEN reported_quarter(q2)
+             WHEN additive AND h1.period_start = q1.period_start
+                 THEN derived_quarter(h1.value - q1.value, q1.period_end + 1, h1.period_end,
+                                      'H1 - Q1', [h1, q1])
+        END AS r2,
+        CASE WHEN instant OR q1 IS NOT NULL THEN NULL
+             ELSE 'not reported: no 3-month figure for Q1' END AS n1,
+        CASE WHEN instant OR q2 IS NOT NULL THEN NULL
+             WHEN NOT additive THEN 'not derivable: ' || unit || ' values do not add up'
+             WHEN h1 IS NULL THEN 'not derivable: no 3-month or 6-month figure for Q2'
+             WHEN q1 IS NULL OR h1.period_start <> q1.period_start
+                 THEN 'not derivable: no Q1 figure with the same start as the 6-month figure'
+        END AS n2
+    FROM years
+), third AS (
+    SELECT *,
+        CASE WHEN instant THEN reported_quarter(i3)
+             WHEN q3 IS NOT NULL THEN reported_quarter(q3)
+             WHEN additive AND m9.period_start = h1.period_start
+                 THEN derived_quarter(m9.value - h1.value, h1.period_end + 1, m9.period_end,
+                                      '9M - H1', [m9, h1])
+        END AS r3,
+        CASE WHEN instant OR q3 IS NOT NULL THEN NULL
+             WHEN NOT additive THEN 'not derivable: ' || unit || ' values do not add up'
+             WHEN m9 IS NULL THEN 'not derivable: no 3-month or 9-month figure for Q3'
+             WHEN h1 IS NULL OR m9.period_start <> h1.period_start
+                 THEN 'not derivable: no 6-month figure with the same start as the 9-month figure'
+        END AS n3
+    FROM first_half
+), fourth AS (
+    SELECT *,
+        CASE WHEN instant THEN reported_quarter(i4)
+             WHEN q4 IS NOT NULL THEN reported_quarter(q4)
+             WHEN NOT additive OR fy IS NULL THEN NULL
+             WHEN m9.period_start = fy.period_start
+                 THEN derived_quarter(fy.value - m9.value, m9.period_end + 1, fy.period_end,
+                                      'FY - 9M', [fy, m9])
+             WHEN q1.period_start = fy.period_start AND r2 IS NOT NULL AND r3 IS NOT NULL
+                 THEN derived_quarter(fy.value - r1.value - r2.value - r3.value, r3.period_end + 1,
+                                      fy.period_end, 'FY - (Q1 + Q2 + Q3)',
+                                      list_concat([fy], r1.parts, r2.parts, r3.parts))
+        END AS r4,
+        CASE WHEN instant OR q4 IS NOT NULL THEN NULL
+             WHEN NOT additive THEN 'not derivable: ' || unit || ' values do not add up'
+             WHEN fy IS NULL THEN 'not derivable: no annual figure'
+             WHEN coalesce(m9.period_start = fy.period_start, false) THEN NULL
+             WHEN NOT coalesce(q1.period_start = fy.period_start AND r2 IS NOT NULL AND r3 IS NOT NULL,
+                               false)
+                 THEN 'not derivable: no 9-month figure with the same start as the year, '
+                      || 'and Q1 to Q3 not all known'
+        END AS n4
+    FROM third
+), quarters AS (
+    SELECT entity_id, item, unit, fiscal_year, u.fiscal_quarter, u.r, u.note
+    FROM fourth, unnest([{'fiscal_quarter': 1, 'r': r1, 'note': n1},
+                         {'fiscal_quarter': 2, 'r': r2, 'note': n2},
+                         {'fiscal_quarter': 3, 'r': r3, 'note': n3},
+                         {'fiscal_quarter': 4, 'r': r4, 'note': n4}]) AS t(u)
+    WHERE u.r IS NOT NULL OR u.note IS NOT NULL
+), known AS (
+    SELECT *, list_max(list_transform(r.parts, lambda p: p.accepted_at)) AS known_at
+    FROM quarters
+)
+SELECT entity_id, item AS concept, unit, fiscal_year, fiscal_quarter,
+    fiscal_year || 'Q' || fiscal_quarter AS fiscal_period,
+    r.period_start AS period_start, r.period_end AS period_end, r.value AS value,
+    r.formula IS NOT NULL AS derived, r.formula AS formula, known_at AS accepted_at,
+    list_filter(r.parts, lambda p: p.accepted_at = known_at)[1].filing_id AS filing_id,
+    list_filter(r.parts, lambda p: p.accepted_at = known_at)[1].form AS form,
+    CASE WHEN r.formula IS NOT NULL
+              AND list_bool_or(list_transform(r.parts, lambda p: p.restated))
+              AND NOT list_bool_and(list_transform(r.parts, lambda p: p.restated))
+         THEN ['mixed basis: '
+               || array_to_string(list_transform(list_filter(r.parts, lambda p: p.restated),
+                                                 lambda p: p.fiscal_period), ', ')
+               || ' restated since first reported, '
+               || array_to_string(list_transform(list_filter(r.parts, lambda p: NOT p.restated),
+                                                 lambda p: p.fiscal_period), ', ')
+               || ' as first reported']
+         ELSE []::VARCHAR[] END AS warnings,
+    r.parts AS parts, note
+FROM known;
+
+-- A batch of questions (a table with question_no, entity, concept, period_start, period_end, as_of) answered
+-- at once: each question's fact as known at its own as_of (or first/latest), one row per answered question.
+CREATE OR REPLACE MACRO lookup_asof(questions, mode := 'as_of') AS TABLE
+WITH q AS (
+    SELECT q.question_no, a.entity_id, c.concept, q.period_start::DATE AS period_start,
+        q.period_end::DATE AS period_end, q.as_of::TIMESTAMP AS as_of
+    FROM query_table(questions) q
+    JOIN entity_aliases a ON a.alias = upper(q.entity::VARCHAR)
+    JOIN concepts c ON c.concept = q.concept OR (c.name = q.concept AND c.taxonomy = 'us-gaap')
+)
+SELECT q.question_no, r.unit,
+    CASE WHEN mode = 'first'
+        THEN arg_min({'value': r.value, 'filing_id': r.filing_id, 'form': r.form, 'accepted_at': r.accepted_at},
+                     (r.accepted_at, r.filing_id))
+        ELSE arg_max({'value': r.value, 'filing_id': r.filing_id, 'form': r.form, 'accepted_at': r.accepted_at},
+                     (r.accepted_at, r.filing_id))
+    END AS v
+FROM q JOIN reports r
+  ON r.entity_id = q.entity_id AND r.concept = q.concept AND r.period_end = q.period_end
+ AND r.period_start IS NOT DISTINCT FROM q.period_start
+ AND (mode = 'latest' OR q.as_of IS NULL OR r.accepted_at <= q.as_of)
+GROUP BY q.question_no, r.unit;

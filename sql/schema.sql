@@ -1,0 +1,78 @@
+-- factstore schema: every report of every fact, with the filing that reported it and when.
+-- Times are TIMESTAMP in UTC. Applied by factstore.store on every open (idempotent).
+
+-- Who reports: a ticker for course data, the 10-digit CIK for SEC data.
+CREATE TABLE IF NOT EXISTS entities (
+    entity_id VARCHAR PRIMARY KEY,
+    cik BIGINT,
+    name VARCHAR,
+    tickers VARCHAR[]
+);
+
+-- Every name an entity can be asked by (upper-case tickers, CIK with and without zeros).
+CREATE TABLE IF NOT EXISTS entity_aliases (
+    alias VARCHAR PRIMARY KEY,
+    entity_id VARCHAR NOT NULL
+);
+
+-- One row per filing: its form and the moment it became public.
+CREATE TABLE IF NOT EXISTS filings (
+    filing_id VARCHAR PRIMARY KEY,      -- course id_doc or SEC accession number
+    entity_id VARCHAR NOT NULL,
+    form VARCHAR NOT NULL,
+    period_end DATE,
+    filed DATE,
+    accepted_at TIMESTAMP NOT NULL,     -- UTC
+    accepted_precision VARCHAR NOT NULL CHECK (accepted_precision IN ('second', 'date')),
+    accepted_note VARCHAR,              -- how accepted_at was read or repaired
+    source VARCHAR                      -- the file it was loaded from
+);
+
+-- One row per fact per filing, never updated: the raw material of every answer.
+CREATE TABLE IF NOT EXISTS reports (
+    filing_id VARCHAR NOT NULL,
+    entity_id VARCHAR NOT NULL,
+    concept VARCHAR NOT NULL,           -- qualified: 'us-gaap:Revenues'
+    unit VARCHAR NOT NULL,
+    period_start DATE,                  -- NULL for instants
+    period_end DATE NOT NULL,
+    value DOUBLE NOT NULL,
+    accepted_at TIMESTAMP NOT NULL,     -- the filing's, copied for as-of scans
+    form VARCHAR NOT NULL               -- the filing's
+);
+
+-- Dictionary of the concepts present, so 'Revenues' finds 'us-gaap:Revenues'.
+CREATE TABLE IF NOT EXISTS concepts (
+    concept VARCHAR PRIMARY KEY,
+    taxonomy VARCHAR NOT NULL,
+    name VARCHAR NOT NULL
+);
+
+-- Filing and report documents (HTML or Markdown source) for the text half.
+CREATE TABLE IF NOT EXISTS documents (
+    doc_id VARCHAR PRIMARY KEY,
+    entity_id VARCHAR,
+    kind VARCHAR NOT NULL,              -- 'filing' | 'report'
+    form VARCHAR,
+    period_end DATE,
+    accepted_at TIMESTAMP,
+    title VARCHAR,
+    raw VARCHAR
+);
+
+-- The course's discrete quarterly revenue (millions), the reference for derived quarters.
+CREATE TABLE IF NOT EXISTS sales_reference (
+    entity_id VARCHAR NOT NULL,
+    quarter_end DATE NOT NULL,
+    sales_millions DOUBLE NOT NULL,
+    PRIMARY KEY (entity_id, quarter_end)
+);
+
+-- One row per load that changed the store.
+CREATE TABLE IF NOT EXISTS loads (
+    loaded_at TIMESTAMP NOT NULL,
+    kind VARCHAR NOT NULL,
+    source VARCHAR NOT NULL,
+    filings_added BIGINT NOT NULL,
+    reports_added BIGINT NOT NULL
+);
