@@ -44,16 +44,21 @@ def _print_frame(df: pd.DataFrame, as_json: bool) -> None:
             print(df.to_string(index=False))
 
 
+def number(value: float) -> str:
+    """A value for people: thousands separated, small values (per share) with decimals."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:,.4g}"
+
+
 def describe(fact: Fact) -> str:
     """One fact in a few human lines: value, period, provenance."""
     period = f"{fact.start}..{fact.end}" if fact.start else f"at {fact.end}"
     label = f" {fact.fiscal_period}" if fact.fiscal_period else ""
-    lines = [f"{fact.value:,.6g} {fact.unit}  {fact.concept}{label} ({period})",
+    lines = [f"{number(fact.value)} {fact.unit}  {fact.concept}{label} ({period})",
              f"  known from {fact.accepted_at:%Y-%m-%d %H:%M:%S} UTC via {fact.form} {fact.source}"]
     if fact.derived:
         lines.append(f"  derived: {fact.formula}")
         lines += [f"    {p['fiscal_period'] or ''} {p['concept']} {p['period_start']}..{p['period_end']} = "
-                  f"{p['value']:,.6g} ({p['form']} {p['filing_id']}, {p['accepted_at']:%Y-%m-%d %H:%M:%S})"
+                  f"{number(p['value'])} ({p['form']} {p['filing_id']}, {p['accepted_at']:%Y-%m-%d %H:%M:%S})"
                   for p in fact.parts]
     lines += [f"  warning: {w}" for w in fact.warnings]
     return "\n".join(lines)

@@ -145,24 +145,26 @@ CREATE OR REPLACE MACRO quarters_asof(as_of, mode := 'as_of', concepts := NULL, 
 WITH f AS (
     SELECT *, {'concept': concept, 'fiscal_period': fiscal_period, 'period_start': period_start,
                'period_end': period_end, 'value': value, 'filing_id': filing_id, 'form': form,
-               'accepted_at': accepted_at, 'restated': restated} AS part
+               'accepted_at': accepted_at, 'restated': restated} AS part,
+        -- among year-to-date periods of one slot, prefer the one starting with the fiscal year
+        (-abs(date_diff('day', fy_start, period_start)), period_end, period_start) AS ytd_rank
     FROM fiscal_facts(as_of, mode := mode, concepts := concepts, entity := entity)
     WHERE fiscal_period IS NOT NULL
 ), years AS (
     SELECT entity_id, item, unit, fiscal_year,
         bool_and(kind = 'instant') AS instant,
         is_additive_unit(unit) AS additive,
-        arg_max(part, period_end) FILTER (kind = 'quarter' AND fq = 1) AS q1,
-        arg_max(part, period_end) FILTER (kind = 'quarter' AND fq = 2) AS q2,
-        arg_max(part, period_end) FILTER (kind = 'quarter' AND fq = 3) AS q3,
-        arg_max(part, period_end) FILTER (kind = 'quarter' AND fq = 4) AS q4,
-        arg_max(part, period_end) FILTER (kind = 'instant' AND fq = 1) AS i1,
-        arg_max(part, period_end) FILTER (kind = 'instant' AND fq = 2) AS i2,
-        arg_max(part, period_end) FILTER (kind = 'instant' AND fq = 3) AS i3,
-        arg_max(part, period_end) FILTER (kind = 'instant' AND fq = 4) AS i4,
-        arg_max(part, period_end) FILTER (kind = 'half') AS h1,
-        arg_max(part, period_end) FILTER (kind = 'nine_months') AS m9,
-        arg_max(part, period_end) FILTER (kind = 'year') AS fy
+        arg_max(part, (period_end, period_start)) FILTER (kind = 'quarter' AND fq = 1) AS q1,
+        arg_max(part, (period_end, period_start)) FILTER (kind = 'quarter' AND fq = 2) AS q2,
+        arg_max(part, (period_end, period_start)) FILTER (kind = 'quarter' AND fq = 3) AS q3,
+        arg_max(part, (period_end, period_start)) FILTER (kind = 'quarter' AND fq = 4) AS q4,
+        arg_max(part, (period_end, period_start)) FILTER (kind = 'instant' AND fq = 1) AS i1,
+        arg_max(part, (period_end, period_start)) FILTER (kind = 'instant' AND fq = 2) AS i2,
+        arg_max(part, (period_end, period_start)) FILTER (kind = 'instant' AND fq = 3) AS i3,
+        arg_max(part, (period_end, period_start)) FILTER (kind = 'instant' AND fq = 4) AS i4,
+        arg_max(part, ytd_rank) FILTER (kind = 'half') AS h1,
+        arg_max(part, ytd_rank) FILTER (kind = 'nine_months') AS m9,
+        arg_max(part, ytd_rank) FILTER (kind = 'year') AS fy
     FROM f
     GROUP BY entity_id, item, unit, fiscal_year
 ), first_half AS (
@@ -232,7 +234,11 @@ WITH f AS (
     SELECT *, list_max(list_transform(r.parts, lambda p: p.accepted_at)) AS known_at
     FROM quarters
 )
-SELECT entity_id, item AS concept, unit, fiscal_year, fiscal_quarter,
+SELECT entity_id,
+    -- the concept the figures were reported under, or the line item's first concept when they differ
+    CASE WHEN len(list_distinct(list_transform(r.parts, lambda p: p.concept))) = 1
+         THEN r.parts[1].concept ELSE item END AS concept,
+    item, unit, fiscal_year, fiscal_quarter,
     fiscal_year || 'Q' || fiscal_quarter AS fiscal_period,
     r.period_start AS period_start, r.period_end AS period_end, r.value AS value,
     r.formula IS NOT NULL AS derived, r.formula AS formula, known_at AS accepted_at,

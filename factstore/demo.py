@@ -1,0 +1,98 @@
+"""The demo: generate the course-format demo data, load it, and ask the questions the store exists for."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pandas as pd
+
+from factstore.cli import describe, number
+from factstore.demo_data import write_course_files
+from factstore.store import FactStore
+
+CACHE = Path(__file__).resolve().parent.parent / "data" / "cache"
+REVENUE = ["Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax", "SalesRevenueNet"]
+
+
+def demo_files(companies: int = 40) -> dict[str, Path]:
+    """The demo data files (generated once into data/cache/, deterministic)."""
+    folder = CACHE / f"demo-{companies}"
+    names = {"documents": "filings6_documentos.parquet", "xbrl": "filings6_xbrl.parquet",
+             "sales": "acciones6_ventas.csv"}
+    paths = {k: folder / v for k, v in names.items()}
+    if not all(p.exists() for p in paths.values()):
+        paths = write_course_files(folder, companies=companies)
+    return paths
+
+
+def _say(title: str) -> None:
+    print(f"\n== {title}")
+
+
+def run_demo(store: FactStore, companies: int = 40) -> None:
+    """Load the demo data into `store` and walk through point-in-time questions."""
+    files = demo_files(companies)
+    started = time.perf_counter()
+    report = store.load_course(xbrl=files["xbrl"], documents=files["documents"], sales=files["sales"])
+    seconds = time.perf_counter() - started
+    total = store.sql("SELECT count(*) AS n FROM reports")["n"][0]
+    print(f"demo data: {files['xbrl'].parent}")
+    print(f"loaded {report.filings} filings and {report.reports:,} reports in {seconds:.2f}s "
+          f"({report.reports / max(seconds, 1e-9):,.0f} facts/s); the store holds {total:,} reports"
+          + (" (already loaded: nothing added)" if report.reports == 0 else ""))
+
+    _say("What was Rapsa's revenue in Q4 2019, as known on 2020-06-30?")
+    q4 = store.fact("RPS", REVENUE, period="2019Q4", as_of="2020-06-30", strict=True)
+    print(describe(q4))
+    ref = store.sql("SELECT sales_millions FROM sales_reference WHERE entity_id = 'RPS' AND quarter_end = ?",
+                    [q4.end])
+    if len(ref):
+        print(f"  course reference (acciones6_ventas.csv): {ref['sales_millions'][0]:,.3f} million")
+
+    _say("An amendment changes the answer exactly when it is accepted, not a second before")
+    amended = store.sql("""
+        SELECT r.entity_id, r.concept, r.period_start, r.period_end, r.new_value, r.old_value,
+               r.restated_at, r.new_form, r.new_filing_id
+        FROM restatements r WHERE r.entity_id = 'RPS' AND r.new_form = '10-Q/A'
+        ORDER BY r.restated_at LIMIT 1""")
+    if len(amended):
+        a = amended.iloc[0]
+        at = a["restated_at"].to_pydatetime()
+        for moment in (at - timedelta(seconds=1), at):
+            f = store.fact("RPS", a["concept"], start=a["period_start"], end=a["period_end"], as_of=moment)
+            print(f"  as of {moment:%Y-%m-%d %H:%M:%S} UTC: {number(f.value)} ({f.form} {f.source})")
+
+    _say("A 10-K/A restates the year: Q4 then mixes a restated FY with a first-reported 9 months")
+    restated = store.sql("""
+        SELECT concept, period_end, restated_at FROM restatements
+        WHERE entity_id = 'RPS' AND new_form = '10-K/A' AND duration_class(period_start, period_end) = 'year'
+        ORDER BY restated_at LIMIT 1""")
+    if len(restated):
+        r = restated.iloc[0]
+        label = store.sql("SELECT fiscal_period FROM fiscal_facts(NULL, mode := 'latest', entity := 'RPS') "
+                          "WHERE concept = ? AND period_end = ? AND fiscal_period LIKE 'FY%'",
+                          [r["concept"], r["period_end"]])["fiscal_period"][0]
+        quarter = label[2:] + "Q4"
+        after = r["restated_at"] + pd.Timedelta(days=1)
+        for mode, as_of in (("as_of", r["restated_at"] - pd.Timedelta(seconds=1)), ("as_of", after),
+                            ("first", after), ("latest", None)):
+            f = store.fact("RPS", REVENUE, period=quarter, as_of=as_of, mode=mode)
+            when = f" as of {as_of:%Y-%m-%d %H:%M:%S}" if as_of is not None else ""
+            flag = f"  [{'; '.join(f.warnings)}]" if f.warnings else ""
+            print(f"  {quarter} mode={mode}{when}: {number(f.value)}{flag}")
+
+    _say("Rapsa's discrete quarters as known on 2021-03-01 (Q4 derived, flagged)")
+    table = store.quarters("RPS", REVENUE, as_of="2021-03-01")
+    print(table[["fiscal_period", "period_start", "period_end", "value", "derived", "formula", "form",
+                 "accepted_at"]].tail(8).to_string(index=False))
+
+    _say("The same from SQL (paste into `duckdb -readonly <db>`)")
+    query = ("SELECT fiscal_period, value, derived, formula, note FROM quarters_asof(TIMESTAMP '2021-03-01', "
+             "concepts := ['us-gaap:Revenues', 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax']) "
+             "WHERE entity_id = 'RPS' AND fiscal_year = 2020 ORDER BY fiscal_quarter")
+    print(f"  {query}")
+    print(store.sql(query).to_string(index=False))
+    print("\nTry: factstore fact RPS Revenues,RevenueFromContractWithCustomerExcludingAssessedTax "
+          "--period 2019Q4 --as-of 2020-06-30 --db <db>")

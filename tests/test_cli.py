@@ -1,0 +1,89 @@
+"""The command line mirrors the API: every command documented, answers identical to the library's."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+import pytest
+
+import factstore
+from factstore.cli import build_parser, main
+from tests.test_bad_input import _docs, _xbrl
+
+
+def _commands(parser: argparse.ArgumentParser, prefix=()):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield (*prefix, name), sub
+                yield from _commands(sub, (*prefix, name))
+
+
+def test_every_command_and_option_has_help():
+    commands = list(_commands(build_parser()))
+    assert {c[0] for c, _ in commands} >= {"load", "fact", "history", "quarters", "sql", "demo"}
+    for name, parser in commands:
+        assert parser.description, f"{' '.join(name)} has no description"
+        for action in parser._actions:
+            if action.option_strings and action.dest != "help":
+                assert action.help, f"{' '.join(name)} {action.option_strings} has no help"
+        leaf = not any(isinstance(a, argparse._SubParsersAction) for a in parser._actions)
+        if leaf:
+            assert any(a.dest == "db" for a in parser._actions), f"{' '.join(name)} lacks --db"
+
+
+@pytest.fixture
+def db(tmp_path):
+    _xbrl().to_parquet(tmp_path / "x.parquet")
+    _docs().to_parquet(tmp_path / "d.parquet")
+    path = tmp_path / "store.duckdb"
+    assert main(["load", "course", "--xbrl", str(tmp_path / "x.parquet"), "--documents",
+                 str(tmp_path / "d.parquet"), "--db", str(path)]) == 0
+    return path
+
+
+def test_fact_json_equals_the_api(db, capsys):
+    capsys.readouterr()
+    assert main(["fact", "RPS", "Revenues", "--period", "FY2019", "--as-of", "2020-03-01", "--json",
+                 "--db", str(db)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    with factstore.open(db, read_only=True) as store:
+        expected = store.fact("RPS", "Revenues", period="FY2019", as_of="2020-03-01").to_dict()
+    assert printed == expected and printed["value"] == 420.0 and printed["source"] == "D000002"
+
+
+def test_fact_not_known_exits_1_with_reason(db, capsys):
+    assert main(["fact", "RPS", "Revenues", "--period", "FY2019", "--as-of", "2020-01-01",
+                 "--db", str(db)]) == 1
+    assert "nothing reported as of 2020-01-01" in capsys.readouterr().err
+    assert main(["fact", "NOPE", "Revenues", "--period", "FY2019", "--db", str(db)]) == 1
+    assert "unknown entity 'NOPE'" in capsys.readouterr().err
+
+
+def test_history_quarters_and_sql(db, capsys):
+    capsys.readouterr()
+    assert main(["history", "RPS", "Revenues", "--json", "--db", str(db)]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["filing_id"] for r in rows] == ["D000001", "D000002", "D000002"]
+    assert main(["quarters", "RPS", "Revenues", "--json", "--db", str(db)]) == 0
+    assert [r["fiscal_period"] for r in json.loads(capsys.readouterr().out)] == ["2019Q1"]
+    assert main(["sql", "SELECT count(*) AS n FROM reports WHERE form = ?", "--param", "10-K", "--json",
+                 "--db", str(db)]) == 0
+    assert json.loads(capsys.readouterr().out) == [{"n": 2}]
+
+
+def test_module_entry_point_runs():
+    out = subprocess.run([sys.executable, "-m", "factstore", "--help"], capture_output=True, text=True,
+                         check=True).stdout
+    assert "fact" in out and "load" in out
+
+
+def test_bad_file_via_cli_names_it(tmp_path, capsys):
+    frame = _xbrl().drop(columns="forma")
+    frame.to_parquet(tmp_path / "x.parquet")
+    code = main(["load", "course", "--xbrl", str(tmp_path / "x.parquet"), "--db", str(tmp_path / "s.duckdb")])
+    assert code == 1
+    assert f"{tmp_path / 'x.parquet'}, field 'forma': missing column" in capsys.readouterr().err
