@@ -220,18 +220,21 @@ class FactStore:
         con = self.con
         source = batch.source_of.get("reports", batch.source)
         con.register("_batch_reports", batch.reports)
-        key = "filing_id, concept, unit, period_start, period_end"
-        twice = self._one(f"""
-            SELECT list_sort(list(row::VARCHAR))[:2], {key} FROM _batch_reports
-            GROUP BY {key} HAVING count(DISTINCT value) > 1 LIMIT 1""")
-        if twice:
-            raise LoadError(source, f"the same fact ({twice[2]} {twice[5]}) is given twice with different "
-                            f"values in filing {twice[1]} (rows {', '.join(twice[0])})", field="value")
         self._all("""
             CREATE OR REPLACE TEMP TABLE _new_reports AS
             SELECT DISTINCT filing_id, entity_id, concept, unit, period_start::DATE AS period_start,
                 period_end::DATE AS period_end, value, accepted_at::TIMESTAMP AS accepted_at, form
             FROM _batch_reports""")
+        twice = self._one("""
+            SELECT filing_id, concept, unit, period_start, period_end FROM _new_reports
+            GROUP BY filing_id, concept, unit, period_start, period_end HAVING count(*) > 1 LIMIT 1""")
+        if twice:
+            rows = self._all("""
+                SELECT row::VARCHAR FROM _batch_reports WHERE filing_id = ? AND concept = ? AND unit = ?
+                AND period_start::DATE IS NOT DISTINCT FROM ? AND period_end::DATE = ? ORDER BY row LIMIT 2""",
+                list(twice))
+            raise LoadError(source, f"the same fact ({twice[1]} {twice[4]}) is given twice with different "
+                            f"values in filing {twice[0]} (rows {', '.join(r[0] for r in rows)})", field="value")
         stored = self._one("""
             SELECT n.filing_id, n.concept, n.period_end, r.value, n.value FROM _new_reports n
             JOIN (SELECT * FROM reports WHERE filing_id IN (SELECT filing_id FROM _new_reports)) r
@@ -241,14 +244,20 @@ class FactStore:
         if stored:
             raise LoadError(source, f"filing {stored[0]} already reported {stored[1]} for {stored[2]} "
                             f"as {stored[3]}; this file says {stored[4]}", field="value")
-        self._all(f"""
-            INSERT INTO reports
-            SELECT n.* FROM _new_reports n
-            WHERE NOT EXISTS (
+        self._all("""
+            DELETE FROM _new_reports n WHERE EXISTS (
                 SELECT 1 FROM reports r
                 WHERE r.filing_id = n.filing_id AND r.concept = n.concept AND r.unit = n.unit
-                  AND r.period_end = n.period_end AND r.period_start IS NOT DISTINCT FROM n.period_start)
-            ORDER BY {'entity_id, concept, period_end, period_start, accepted_at'}""")
+                  AND r.period_end = n.period_end AND r.period_start IS NOT DISTINCT FROM n.period_start)""")
+        self._all("""
+            INSERT INTO reports SELECT * FROM _new_reports
+            ORDER BY entity_id, concept, period_end, period_start, accepted_at""")
+        self._all("""
+            INSERT INTO entity_periods
+            SELECT entity_id, period_start, period_end, min(accepted_at), count(*) FROM _new_reports
+            WHERE period_start IS NOT NULL GROUP BY ALL
+            ON CONFLICT DO UPDATE SET reports = reports + EXCLUDED.reports,
+                first_accepted_at = least(first_accepted_at, EXCLUDED.first_accepted_at)""")
         self._all("""
             INSERT OR IGNORE INTO concepts
             SELECT DISTINCT concept, split_part(concept, ':', 1), split_part(concept, ':', 2)
@@ -329,7 +338,7 @@ class FactStore:
             s, e = _day(start, "start"), _day(end, "end")
             rows = self._rows("SELECT * FROM facts_asof(?, mode := ?, concepts := ?, entity := ?) "
                               "WHERE period_end = ? AND period_start IS NOT DISTINCT FROM ?", [*args, e, s])
-            if not rows and s is not None:
+            if not rows and s is not None and self._one("SELECT duration_class(?, ?)", [s, e])[0] == "quarter":
                 rows = self._rows("SELECT * FROM quarters_asof(?, mode := ?, concepts := ?, entity := ?) "
                                   "WHERE period_start = ? AND period_end = ?", [*args, s, e])
             wanted = f"{s or ''}..{e}"

@@ -39,7 +39,7 @@ def as_of_timestamp(value: object) -> datetime | None:
         raise ValueError(f"as_of: cannot read {value!r} as a date or timestamp")
     if ts.tzinfo is not None:
         ts = ts.tz_convert("UTC").tz_localize(None)
-    return ts.to_pydatetime()
+    return ts.floor("us").to_pydatetime()
 
 
 def utc_naive(value: datetime) -> datetime:

@@ -61,13 +61,13 @@ WITH candidates AS (
     SELECT entity_id, period_start AS fy_start,
         CASE WHEN duration_class(period_start, period_end) = 'year' THEN period_end
              ELSE (period_start + INTERVAL 1 YEAR - INTERVAL 1 DAY)::DATE END AS fy_end,
-        duration_class(period_start, period_end) = 'year' AS annual
-    FROM reports
-    WHERE (entity IS NULL OR entity_id = entity) AND (as_of IS NULL OR accepted_at <= as_of)
+        duration_class(period_start, period_end) = 'year' AS annual, reports
+    FROM entity_periods
+    WHERE (entity IS NULL OR entity_id = entity) AND (as_of IS NULL OR first_accepted_at <= as_of)
       AND duration_class(period_start, period_end) IN ('year', 'half', 'nine_months')
 ), counted AS (
     SELECT entity_id, fy_start, fy_end, fiscal_year_of(fy_end) AS fiscal_year,
-        bool_or(annual) AS annual, count(*) AS n
+        bool_or(annual) AS annual, sum(reports) AS n
     FROM candidates GROUP BY entity_id, fy_start, fy_end
 ), known AS (
     SELECT entity_id, fiscal_year, fy_start, fy_end FROM counted

@@ -41,6 +41,17 @@ CREATE TABLE IF NOT EXISTS reports (
     form VARCHAR NOT NULL               -- the filing's
 );
 
+-- Each distinct period an entity has reported, when it was first reported and how often: the small
+-- table fiscal calendars are learned from (kept by the loader beside reports).
+CREATE TABLE IF NOT EXISTS entity_periods (
+    entity_id VARCHAR NOT NULL,
+    period_start DATE NOT NULL,
+    period_end DATE NOT NULL,
+    first_accepted_at TIMESTAMP NOT NULL,
+    reports BIGINT NOT NULL,
+    PRIMARY KEY (entity_id, period_start, period_end)
+);
+
 -- Dictionary of the concepts present, so 'Revenues' finds 'us-gaap:Revenues'.
 CREATE TABLE IF NOT EXISTS concepts (
     concept VARCHAR PRIMARY KEY,

@@ -10,6 +10,7 @@ import pyarrow.parquet as pq
 from factstore.errors import LoadError
 
 _TZ_SUFFIX = r"(?:Z|[+-]\d{2}:?\d{2})$"
+_TEXT = pd.StringDtype("pyarrow")
 
 
 def read_table(data: str | Path | pd.DataFrame, name: str) -> tuple[pd.DataFrame, str]:
@@ -23,7 +24,7 @@ def read_table(data: str | Path | pd.DataFrame, name: str) -> tuple[pd.DataFrame
     try:
         if path.suffix.lower() == ".csv":
             return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""]), source
-        return pq.read_table(path).to_pandas(), source
+        return pq.read_table(path).to_pandas(date_as_object=False), source
     except Exception as exc:  # noqa: BLE001 - any reader failure is reported against the file
         raise LoadError(source, f"cannot read: {exc}") from exc
 
@@ -45,13 +46,13 @@ def _fail_at(mask: pd.Series, source: str, column: str, message: str, df: pd.Dat
 def strings(df: pd.DataFrame, column: str, source: str, *, allowed: set[str] | None = None,
             nullable: bool = False) -> pd.Series:
     """A text column, stripped; empty or (optionally) values outside `allowed` are errors."""
-    values = df[column].astype("string").str.strip()
+    values = df[column].astype(_TEXT).str.strip()
     if not nullable:
         _fail_at(values.isna() | (values == ""), source, column, "missing value", df)
     if allowed is not None:
         bad = values.notna() & ~values.isin(sorted(allowed))
         _fail_at(bad, source, column, f"unknown value; expected one of {sorted(allowed)}", df)
-    return values.astype(object).where(values.notna(), None)
+    return values
 
 
 def numbers(df: pd.DataFrame, column: str, source: str) -> pd.Series:
@@ -66,11 +67,14 @@ def numbers(df: pd.DataFrame, column: str, source: str) -> pd.Series:
 def dates(df: pd.DataFrame, column: str, source: str, *, nullable: bool = False) -> pd.Series:
     """A date column from ISO strings, dates or timestamps, as datetime64 at midnight."""
     raw = df[column]
+    missing = raw.isna()
     if isinstance(raw.dtype, pd.DatetimeTZDtype):
         values = raw.dt.tz_convert("UTC").dt.tz_localize(None)
+    elif pd.api.types.is_datetime64_dtype(raw):
+        values = raw
     else:
+        missing |= raw.astype(_TEXT).str.strip() == ""
         values = pd.to_datetime(raw, errors="coerce", format="mixed")
-    missing = raw.isna() | (raw.astype("string").str.strip() == "")
     _fail_at(values.isna() & ~missing, source, column, "not a date", df)
     if not nullable:
         _fail_at(missing, source, column, "missing value", df)
@@ -86,7 +90,7 @@ def utc_timestamps(df: pd.DataFrame, column: str, source: str, *, nullable: bool
         _fail_at(raw.notna(), source, column, "timestamp without time zone (expected UTC)", df)
         values = raw
     else:
-        text = raw.astype("string").str.strip()
+        text = raw.astype(_TEXT).str.strip()
         present = text.notna() & (text != "")
         _fail_at(present & ~text.str.contains(_TZ_SUFFIX, regex=True).fillna(False), source, column,
                  "timestamp without time zone (expected e.g. 2020-07-30T21:05:00Z)", df)

@@ -1,0 +1,122 @@
+"""The store on the demo data: derived Q4s against the course's CSV, amendments at their exact second,
+first/latest modes, and random lookups against a brute-force oracle over the raw rows."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import factstore
+from factstore.demo import REVENUE
+from factstore.demo_data import generate
+
+SECOND = pd.Timedelta(seconds=1)
+
+
+@pytest.fixture(scope="module")
+def demo():
+    data = generate(companies=12)
+    store = factstore.open()
+    store.load_course(xbrl=data.xbrl, documents=data.documents, sales=data.sales)
+    rows = data.xbrl.merge(data.documents[["id_doc", "ticker"]], on="id_doc")
+    yield data, rows, store
+    store.close()
+
+
+def oracle(rows: pd.DataFrame, ticker, concept, start, end, as_of=None, mode="as_of"):
+    """Brute force: the matching raw rows, then the newest (or first) accepted by as_of."""
+    hit = rows[(rows["ticker"] == ticker) & (rows["concepto"] == concept) & (rows["periodo_fin"] == end)
+               & ((rows["periodo_inicio"] == start) if pd.notna(start) else rows["periodo_inicio"].isna())]
+    if as_of is not None and mode != "latest":
+        hit = hit[hit["ts_presentacion"] <= as_of]
+    if hit.empty:
+        return None
+    hit = hit.sort_values(["ts_presentacion", "id_doc"])
+    return hit.iloc[0 if mode == "first" else -1]
+
+
+def test_q4_after_every_10k_equals_the_csv(demo):
+    data, _, store = demo
+    sales = data.sales.assign(fin_trimestre=pd.to_datetime(data.sales["fin_trimestre"]))
+    tenks = data.documents[data.documents["tipo"] == "10-K"]
+    assert len(tenks) >= 60
+    for k in tenks.itertuples():
+        q = store.quarters(k.ticker, REVENUE, as_of=k.ts_presentacion + SECOND)
+        q4 = q[(pd.to_datetime(q["period_end"]) == k.periodo_fin) & (q["fiscal_quarter"] == 4)]
+        assert len(q4) == 1, f"{k.ticker} {k.periodo_fin}: no Q4"
+        ref = sales[(sales["ticker"] == k.ticker) & (sales["fin_trimestre"] == k.periodo_fin)]["ventas"]
+        assert bool(q4["derived"].iloc[0]) and q4["formula"].iloc[0] == "FY - 9M"
+        assert abs(q4["value"].iloc[0] / 1e6 - ref.iloc[0]) < 0.1, f"{k.ticker} {k.periodo_fin}"
+        # a second before the 10-K was accepted, this Q4 was not knowable
+        before = store.quarters(k.ticker, REVENUE, as_of=k.ts_presentacion - SECOND)
+        assert not (pd.to_datetime(before["period_end"]) == k.periodo_fin).any()
+
+
+def test_amendments_change_the_answer_at_their_second(demo):
+    data, rows, store = demo
+    docs = data.documents
+    checked = 0
+    for a in docs[docs["tipo"] == "10-Q/A"].itertuples():
+        original = docs[(docs["ticker"] == a.ticker) & (docs["tipo"] == "10-Q")
+                        & (docs["periodo_fin"] == a.periodo_fin)].iloc[0]
+        new = rows[rows["id_doc"] == a.id_doc]
+        old = rows[rows["id_doc"] == original["id_doc"]]
+        both = new.merge(old, on=["concepto", "periodo_inicio", "periodo_fin"], suffixes=("", "_old"))
+        changed = both[both["valor"] != both["valor_old"]]
+        assert len(changed), "a 10-Q/A that changes nothing"
+        for c in changed.itertuples():
+            key = {"start": None if pd.isna(c.periodo_inicio) else c.periodo_inicio, "end": c.periodo_fin}
+            assert store.fact(a.ticker, c.concepto, **key, as_of=a.ts_presentacion - SECOND).value == c.valor_old
+            got = store.fact(a.ticker, c.concepto, **key, as_of=a.ts_presentacion)
+            assert (got.value, got.source, got.form) == (c.valor, a.id_doc, "10-Q/A")
+            first = store.fact(a.ticker, c.concepto, **key, as_of=a.ts_presentacion + SECOND, mode="first")
+            assert first.value == c.valor_old
+            latest = oracle(rows, a.ticker, c.concepto, c.periodo_inicio, c.periodo_fin, mode="latest")
+            assert store.fact(a.ticker, c.concepto, **key, mode="latest").value == latest["valor"]
+            checked += 1
+    assert checked >= 5
+
+
+def test_10ka_makes_q4_mixed_basis_until_the_9_months_are_restated(demo):
+    data, _, store = demo
+    docs = data.documents
+    amendments = docs[docs["tipo"] == "10-K/A"]
+    assert len(amendments)
+    for a in amendments.itertuples():
+        for moment, mixed in ((a.ts_presentacion - SECOND, False), (a.ts_presentacion, True)):
+            q = store.quarters(a.ticker, REVENUE, as_of=moment)
+            q4 = q[(pd.to_datetime(q["period_end"]) == a.periodo_fin) & (q["fiscal_quarter"] == 4)].iloc[0]
+            assert any("mixed basis" in w for w in q4["warnings"]) == mixed
+
+
+@settings(max_examples=80, deadline=None)
+@given(pick=st.integers(0, 10**9), offset_days=st.integers(-30, 800), mode=st.sampled_from(
+    ["as_of", "first", "latest"]))
+def test_random_lookups_agree_with_brute_force(demo, pick, offset_days, mode):
+    _, rows, store = demo
+    r = rows.iloc[pick % len(rows)]
+    as_of = r["ts_presentacion"] + pd.Timedelta(days=offset_days)
+    start = None if pd.isna(r["periodo_inicio"]) else r["periodo_inicio"]
+    got = store.fact(r["ticker"], r["concepto"], start=start, end=r["periodo_fin"], as_of=as_of, mode=mode)
+    want = oracle(rows, r["ticker"], r["concepto"], r["periodo_inicio"], r["periodo_fin"], as_of, mode)
+    if want is None:
+        assert got is None or got.derived
+        return
+    assert (got.value, got.source) == (want["valor"], want["id_doc"])
+    if mode != "latest":
+        assert got.accepted_at <= as_of
+
+
+def test_batch_lookups_equal_single_lookups(demo):
+    _, rows, store = demo
+    sample = rows.sample(300, random_state=3)
+    questions = pd.DataFrame({"entity": sample["ticker"], "concept": sample["concepto"],
+                              "period_start": sample["periodo_inicio"], "period_end": sample["periodo_fin"],
+                              "as_of": sample["ts_presentacion"] + pd.Timedelta(days=40)})
+    answers = store.facts(questions)
+    for q, a in zip(questions.itertuples(), answers.itertuples(), strict=True):
+        start = None if pd.isna(q.period_start) else q.period_start
+        one = store.fact(q.entity, q.concept, start=start, end=q.period_end, as_of=q.as_of)
+        assert (a.value, a.filing_id) == (one.value, one.source)
