@@ -7,7 +7,7 @@ answers the question and shape its rows.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -16,6 +16,7 @@ from typing import Any
 
 import duckdb
 import pandas as pd
+from tqdm import tqdm
 
 from factstore.errors import FactstoreError, LoadError, NotFound
 from factstore.loaders.batch import Batch
@@ -138,21 +139,28 @@ class FactStore:
 
     # ----------------------------------------------------------------- loading
     def load_course(self, xbrl: Table | None = None, documents: Table | None = None,
-                    sales: Table | None = None) -> LoadReport:
+                    sales: Table | None = None, *, progress: bool | None = None) -> LoadReport:
         """Load the course's files (filings6_xbrl.parquet, filings6_documentos.parquet,
-        acciones6_ventas.csv; paths or DataFrames) in one transaction; loading again adds nothing."""
+        acciones6_ventas.csv; paths or DataFrames) in one transaction; loading again adds nothing.
+        A progress bar shows on a terminal (progress=None), always (True) or never (False)."""
         if xbrl is None and documents is None and sales is None:
             raise ValueError("load_course: give xbrl, documents and/or sales")
-        known = None
-        if xbrl is not None:
-            known = self.sql("SELECT filing_id, entity_id, form, accepted_at FROM filings")
-        return self._apply(read_course(xbrl=xbrl, documents=documents, sales=sales, known_filings=known))
+        with _stages("load course", progress) as step:
+            known = None
+            if xbrl is not None:
+                known = self.sql("SELECT filing_id, entity_id, form, accepted_at FROM filings")
+            batch = read_course(xbrl=xbrl, documents=documents, sales=sales, known_filings=known)
+            step("write")
+            return self._apply(batch)
 
-    def load_companyfacts(self, path_or_dict: Json, submissions: Json | list[Json] | None = None
-                          ) -> LoadReport:
+    def load_companyfacts(self, path_or_dict: Json, submissions: Json | list[Json] | None = None, *,
+                          progress: bool | None = None) -> LoadReport:
         """Load one companyfacts JSON (with the company's submissions JSON for acceptance times) in one
         transaction; loading again adds nothing."""
-        return self._apply(read_companyfacts(path_or_dict, submissions))
+        with _stages("load companyfacts", progress) as step:
+            batch = read_companyfacts(path_or_dict, submissions)
+            step("write")
+            return self._apply(batch)
 
     def _apply(self, batch: Batch) -> LoadReport:
         con = self.con
@@ -470,3 +478,14 @@ def _day(value: Any, name: str) -> date | None:
     except (ValueError, TypeError) as exc:
         raise ValueError(f"{name}: cannot read {value!r} as a date") from exc
 
+
+@contextmanager
+def _stages(desc: str, progress: bool | None) -> Iterator[Callable[[str], None]]:
+    """A two-stage progress bar (read and check, then write) with elapsed time."""
+    with tqdm(total=2, desc=f"{desc}: read", unit="stage", disable=None if progress is None else not progress,
+              leave=False) as bar:
+        def step(name: str) -> None:
+            bar.update()
+            bar.set_description(f"{desc}: {name}")
+        yield step
+        bar.update()
