@@ -8,6 +8,7 @@
 from factstore.errors import FactstoreError, LoadError, NotFound
 from factstore.store import Fact, FactStore, LoadReport
 from factstore.store import open_store as open
+from factstore.text.html import parse_filing
 
-__all__ = ["Fact", "FactStore", "FactstoreError", "LoadError", "LoadReport", "NotFound", "open"]
+__all__ = ["Fact", "FactStore", "FactstoreError", "LoadError", "LoadReport", "NotFound", "open", "parse_filing"]
 __version__ = "0.1.0"

@@ -14,6 +14,9 @@ import pandas as pd
 import factstore
 from factstore.errors import FactstoreError
 from factstore.store import MODES, Fact, FactStore
+from factstore.text.chunkers import DEFAULT_SIZE, STRATEGIES
+
+STRATEGY_NAMES = list(STRATEGIES)
 
 DEFAULT_DB = "factstore.duckdb"
 
@@ -101,6 +104,52 @@ def cmd_sql(store: FactStore, args: argparse.Namespace) -> None:
     _print_frame(store.sql(args.query, args.param or None), args.json)
 
 
+def cmd_load_reports(store: FactStore, args: argparse.Namespace) -> None:
+    report = store.load_reports(args.documents)
+    print(f"added {report.documents} documents")
+
+
+def cmd_index(store: FactStore, args: argparse.Namespace) -> None:
+    for strategy in args.strategy or ["structure"]:
+        print(f"{strategy}: {store.index(strategy, size=args.size):,} chunks")
+
+
+def cmd_search(store: FactStore, args: argparse.Namespace) -> None:
+    filters = {k: v for k, v in (("doc_id", args.doc), ("issuer", args.issuer), ("form", args.form),
+                                 ("year", args.year), ("as_of", args.as_of)) if v is not None}
+    hits = store.search(args.query, k=args.k, strategy=args.strategy, filters=filters or None,
+                        header=args.header)
+    if args.json:
+        print(json.dumps([{"doc_id": h.doc_id, "spans": h.spans, "section": h.section, "score": h.score,
+                           "text": h.text, "title": h.title} for h in hits], indent=2, ensure_ascii=False))
+        return
+    for rank, h in enumerate(hits, 1):
+        spans = ", ".join(f"{s}-{e}" for s, e in h.spans)
+        print(f"{rank}. [{h.score:.3f}] {h.title or h.doc_id} > {h.section or ''} ({h.doc_id} chars {spans})")
+        print("   " + h.text[:300].replace("\n", " ") + ("..." if len(h.text) > 300 else ""))
+
+
+def cmd_eval_retrieval(store: FactStore, args: argparse.Namespace) -> None:
+    from factstore.text.evaluate import evaluate, plot
+
+    store.load_reports(args.documents)
+    summary, by_type = evaluate(store, args.passages, args.questions, strategies=args.strategy or STRATEGY_NAMES)
+    if args.plot:
+        plot(summary, args.plot)
+    if args.json:
+        print(summary.to_json(orient="records"))
+        return
+    table = summary[summary["k"].isin([1, 3, 5, 10])].pivot_table(
+        index=["strategy", "header"], columns="k", values=["recall", "complete", "chars"], sort=False)
+    with pd.option_context("display.width", 200, "display.precision", 3):
+        print(table.to_string())
+        print("\nrecall at k=5 by question type")
+        print(by_type[by_type["k"] == 5].pivot_table(index=["strategy", "header"], columns="type",
+                                                      values="recall", sort=False).to_string())
+    if args.plot:
+        print(f"\nplot: {args.plot}")
+
+
 def cmd_demo(store: FactStore, args: argparse.Namespace) -> None:
     from factstore.demo import run_demo
 
@@ -174,6 +223,55 @@ def build_parser() -> argparse.ArgumentParser:
     _db_option(sql)
     sql.set_defaults(run=cmd_sql)
 
+    reports = formats.add_parser("reports", help="Markdown reports (rag6_documentos.parquet)",
+                                 description="Load Markdown reports: id_doc, titulo, tipo, texto.")
+    reports.add_argument("documents", help="rag6_documentos.parquet")
+    _db_option(reports)
+    reports.set_defaults(run=cmd_load_reports)
+
+    index = commands.add_parser("index", help="chunk every document and build the BM25 index",
+                                description="Chunk every stored document with a strategy into the chunks "
+                                            "table (replacing that strategy's chunks).")
+    index.add_argument("--strategy", action="append", choices=STRATEGY_NAMES,
+                       help="chunking strategy (repeat for several; default structure)")
+    index.add_argument("--size", type=int, default=DEFAULT_SIZE, help="chunk size in characters")
+    _db_option(index)
+    index.set_defaults(run=cmd_index)
+
+    search = commands.add_parser("search", help="BM25 search over chunks, with filters",
+                                 description="Search the chunks of a strategy; hits cite document and "
+                                             "character spans.")
+    search.add_argument("query", help="the question or keywords")
+    search.add_argument("-k", type=int, default=5, help="number of hits (default 5)")
+    search.add_argument("--strategy", default="structure", choices=STRATEGY_NAMES, help="chunking strategy")
+    search.add_argument("--header", action="store_true", help="search the header-prefixed index")
+    search.add_argument("--doc", help="only this document id")
+    search.add_argument("--issuer", help="only this issuer (accents and case ignored)")
+    search.add_argument("--form", help="only this form or report type")
+    search.add_argument("--year", type=int, help="only this year")
+    search.add_argument("--as-of", help="only documents public at or before this moment")
+    search.add_argument("--json", action="store_true", help="print JSON")
+    _db_option(search)
+    search.set_defaults(run=cmd_search)
+
+    evaluation = commands.add_parser("eval", help="evaluate retrieval against reference passages",
+                                     description="Evaluations against gold data.")
+    kinds = evaluation.add_subparsers(dest="kind", required=True, metavar="KIND")
+    retrieval = kinds.add_parser("retrieval", help="recall@k of every chunking strategy",
+                                 description="Load the reports, index them with every strategy (with and "
+                                             "without header) and measure recall@k, complete answers and "
+                                             "characters delivered for k = 1..10.")
+    retrieval.add_argument("--documents", required=True, help="rag6_documentos.parquet")
+    retrieval.add_argument("--passages", required=True, help="rag6_pasajes.parquet")
+    retrieval.add_argument("--questions", required=True, help="rag6_preguntas.csv")
+    retrieval.add_argument("--strategy", action="append", choices=STRATEGY_NAMES,
+                           help="only these strategies (repeat; default all)")
+    retrieval.add_argument("--json", action="store_true",
+                           help="print records: strategy, header, k, recall, complete, chars")
+    retrieval.add_argument("--plot", help="write the recall-versus-characters curve to this PNG")
+    retrieval.add_argument("--db", default=":memory:", help="store to evaluate in (default: in memory)")
+    retrieval.set_defaults(run=cmd_eval_retrieval)
+
     demo = commands.add_parser("demo", help="generate the demo data, load it and ask it questions",
                                description="Generate the deterministic demo data (course format), load "
                                            "it into --db and walk through point-in-time questions.")
@@ -188,7 +286,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     run: Callable[[FactStore, argparse.Namespace], Any] = args.run
     try:
-        with factstore.open(args.db, read_only=args.command in {"fact", "history", "quarters"}
+        path = None if args.db == ":memory:" else args.db
+        with factstore.open(path, read_only=args.command in {"fact", "history", "quarters"}
                             and os.path.exists(args.db)) as store:
             run(store, args)
     except (FactstoreError, ValueError) as exc:

@@ -10,6 +10,7 @@ import pandas as pd
 
 from factstore.cli import describe, number
 from factstore.demo_data import write_course_files
+from factstore.demo_reports import write_report_files
 from factstore.store import FactStore
 
 CACHE = Path(__file__).resolve().parent.parent / "data" / "cache"
@@ -27,6 +28,16 @@ def demo_files(companies: int = 40) -> dict[str, Path]:
     return paths
 
 
+def report_files() -> dict[str, Path]:
+    """The demo report corpus files (rag6 format), generated once into data/cache/."""
+    folder = CACHE / "reports"
+    paths = {k: folder / v for k, v in {"documents": "rag6_documentos.parquet", "passages": "rag6_pasajes.parquet",
+                                        "questions": "rag6_preguntas.csv"}.items()}
+    if not all(p.exists() for p in paths.values()):
+        paths = write_report_files(folder)
+    return paths
+
+
 def _say(title: str) -> None:
     print(f"\n== {title}")
 
@@ -39,8 +50,8 @@ def run_demo(store: FactStore, companies: int = 40) -> None:
     seconds = time.perf_counter() - started
     total = store.sql("SELECT count(*) AS n FROM reports")["n"][0]
     print(f"demo data: {files['xbrl'].parent}")
-    print(f"loaded {report.filings} filings and {report.reports:,} reports in {seconds:.2f}s "
-          f"({report.reports / max(seconds, 1e-9):,.0f} facts/s); the store holds {total:,} reports"
+    print(f"loaded {report.filings} filings ({report.reports:,} reported facts, {report.documents} HTML documents "
+          f"parsed into sections) in {seconds:.2f}s; the store holds {total:,} reports"
           + (" (already loaded: nothing added)" if report.reports == 0 else ""))
 
     _say("What was Rapsa's revenue in Q4 2019, as known on 2020-06-30?")
@@ -94,5 +105,21 @@ def run_demo(store: FactStore, companies: int = 40) -> None:
              "WHERE entity_id = 'RPS' AND fiscal_year = 2020 ORDER BY fiscal_quarter")
     print(f"  {query}")
     print(store.sql(query).to_string(index=False))
+    _say("Which risks does Busmar Hogar name? (BM25 over chunked reports; citations are character offsets)")
+    reports = report_files()
+    store.load_reports(reports["documents"])
+    for rank, hit in enumerate(store.search("¿Qué riesgos principales señala Busmar Hogar?", k=3,
+                                            strategy="scoped", header=True), 1):
+        spans = ", ".join(f"{a}-{b}" for a, b in hit.spans)
+        print(f"  {rank}. {hit.title} > {hit.section} [{hit.doc_id} chars {spans}] score {hit.score:.2f}")
+        print("     " + hit.text[:240].replace("\n", " ") + ("..." if len(hit.text) > 240 else ""))
+
+    _say("Search Rapsa's 10-K for fiscal 2019, filtered by issuer, form and year")
+    for hit in store.search("risk factors competition customers", k=2, filters={
+            "issuer": "Rapsa", "form": "10-K", "year": 2019}, header=True):
+        print(f"  {hit.header} [{hit.doc_id} chars {hit.spans[0][0]}-{hit.spans[0][1]}]")
+        print("     " + hit.text[:200].replace("\n", " ") + "...")
+    print(f"\nRetrieval evaluation on the report corpus: factstore eval retrieval --documents "
+          f"{reports['documents']} --passages {reports['passages']} --questions {reports['questions']}")
     print("\nTry: factstore fact RPS Revenues,RevenueFromContractWithCustomerExcludingAssessedTax "
           "--period 2019Q4 --as-of 2020-06-30 --db <db>")

@@ -22,7 +22,12 @@ from factstore.errors import FactstoreError, LoadError, NotFound
 from factstore.loaders.batch import Batch
 from factstore.loaders.companyfacts import Json, read_companyfacts
 from factstore.loaders.course import Table, read_course
+from factstore.loaders.reports import read_reports
 from factstore.periods import parse_label
+from factstore.text.blocks import Block, Document, Section
+from factstore.text.chunkers import DEFAULT_SIZE, STRATEGIES, chunk, chunk_text, header_for
+from factstore.text.parse import parse_rows
+from factstore.text.search import ChunkIndex, Hit
 from factstore.timing import as_of_timestamp
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
@@ -91,6 +96,7 @@ class FactStore:
         self.con = con
         self.path = path
         self._concepts: dict[str, list[str]] | None = None
+        self._indexes: dict[tuple[str, bool], ChunkIndex] = {}
         if not self._read_only():
             for name in SQL_FILES:
                 self._all((SQL_DIR / name).read_text())
@@ -200,11 +206,7 @@ class FactStore:
             if len(batch.reports):
                 self._insert_reports(batch)
             if len(batch.documents):
-                con.register("_batch_documents", batch.documents)
-                self._all("""
-                    INSERT INTO documents SELECT doc_id, entity_id, kind, form, period_end::DATE,
-                        accepted_at::TIMESTAMP, title, raw FROM _batch_documents
-                    ON CONFLICT (doc_id) DO NOTHING""")
+                self._insert_documents(batch.documents)
             if batch.sales is not None and len(batch.sales):
                 con.register("_batch_sales", batch.sales)
                 self._all("""
@@ -271,6 +273,24 @@ class FactStore:
             SELECT DISTINCT concept, split_part(concept, ':', 1), split_part(concept, ':', 2)
             FROM _new_reports""")
         self._all("DROP TABLE _new_reports")
+
+    def _insert_documents(self, documents: pd.DataFrame) -> None:
+        """New documents with their parsed text, sections and blocks (stored ones are left alone)."""
+        stored = {r[0] for r in self._all("SELECT doc_id FROM documents")}
+        new = documents[~documents["doc_id"].isin(stored)].drop_duplicates("doc_id").reset_index(drop=True)
+        if new.empty:
+            return
+        texts, sections, blocks = parse_rows(new)
+        self.con.register("_batch_documents", new.assign(text=texts))
+        self._all("""
+            INSERT INTO documents SELECT doc_id, entity_id, issuer, kind, form, period_end::DATE, year::INTEGER,
+                accepted_at::TIMESTAMP, title, raw, text FROM _batch_documents""")
+        for table, frame in (("sections", sections), ("blocks", blocks)):
+            if len(frame):
+                self.con.register("_batch_parts", frame)
+                self._all(f"INSERT INTO {table} BY NAME SELECT * FROM _batch_parts")  # table: ours
+                self.con.unregister("_batch_parts")
+        self._indexes.clear()
 
     def _counts(self) -> dict[str, int]:
         row = self._one("""SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM filings),
@@ -463,6 +483,77 @@ class FactStore:
         for column in ("value", "unit", "filing_id", "form", "accepted_at"):
             out[column] = answers[column].to_numpy()
         return out
+
+    # ----------------------------------------------------------------- text
+    def load_reports(self, path: Table, *, progress: bool | None = None) -> LoadReport:
+        """Load Markdown reports in the rag6 format (rag6_documentos.parquet: id_doc, titulo, tipo, texto)
+        in one transaction; loading again adds nothing."""
+        with _stages("load reports", progress) as step:
+            batch = read_reports(path)
+            step("write")
+            return self._apply(batch)
+
+    def document(self, doc_id: str) -> Document:
+        """A stored document: its text, sections and blocks."""
+        row = self._one("SELECT text FROM documents WHERE doc_id = ?", [doc_id])
+        if row is None:
+            raise NotFound(f"unknown document {doc_id!r}")
+        sections = [Section(h, lv, s, e, p, i, tuple(path or ())) for h, lv, s, e, p, i, path in self._all(
+            "SELECT heading, level, start_char, end_char, part, item, path FROM sections WHERE doc_id = ? "
+            "ORDER BY section_no", [doc_id])]
+        blocks = [Block(k, s, e, sec, tuple(n or ()), m) for k, s, e, sec, n, m in self._all(
+            "SELECT kind, start_char, end_char, section_no, notes, note_mark FROM blocks WHERE doc_id = ? "
+            "ORDER BY block_no", [doc_id])]
+        return Document(text=row[0] or "", sections=sections, blocks=blocks)
+
+    def index(self, strategy: str = "structure", *, size: int = DEFAULT_SIZE,
+              progress: bool | None = None) -> int:
+        """Chunk every stored document with a strategy (fixed, recursive, structure, scoped) into the
+        chunks table, replacing that strategy's chunks; the BM25 index is built from them on first
+        search. Returns the number of chunks."""
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+        docs = self._all("SELECT doc_id, title FROM documents WHERE text IS NOT NULL ORDER BY doc_id")
+        rows = []
+        for doc_id, title in tqdm(docs, desc=f"index {strategy}", unit="doc", leave=False,
+                                  disable=None if progress is None else not progress):
+            doc = self.document(doc_id)
+            for no, c in enumerate(chunk(doc, strategy, size=size)):
+                section = " > ".join(doc.sections[c.section].path) if c.section is not None else None
+                rows.append((doc_id, strategy, no, [{"start_char": s, "end_char": e} for s, e in c.spans],
+                             section, c.kind, header_for(title or doc_id, doc, c), chunk_text(doc, c)))
+        frame = pd.DataFrame(rows, columns=["doc_id", "strategy", "chunk_no", "spans", "section", "kind",
+                                            "header", "text"])
+        with self._transaction():
+            self._all("DELETE FROM chunks WHERE strategy = ?", [strategy])
+            if len(frame):
+                self.con.register("_batch_chunks", frame)
+                self._all("INSERT INTO chunks BY NAME SELECT * FROM _batch_chunks")
+                self.con.unregister("_batch_chunks")
+        self._indexes = {key: v for key, v in self._indexes.items() if key[0] != strategy}
+        return len(frame)
+
+    def search(self, query: str, k: int = 5, strategy: str = "structure", filters: dict[str, Any] | None = None,
+               *, header: bool = False) -> list[Hit]:
+        """BM25 search over a strategy's chunks (indexed on first use), best first. Filters: doc_id,
+        issuer, form, year, as_of (only documents public at or before it). With strategy 'scoped' and no
+        filters, the issuers and years the query names narrow the search."""
+        key = (strategy, header)
+        if key not in self._indexes:
+            if not self._one("SELECT 1 FROM chunks WHERE strategy = ? LIMIT 1", [strategy]):
+                self.index(strategy)
+            chunks = self.sql("""
+                SELECT c.doc_id, c.chunk_no, c.spans, c.section, c.kind, c.header, c.text,
+                    d.issuer, d.form, d.year, d.title, d.accepted_at, d.entity_id
+                FROM chunks c JOIN documents d USING (doc_id) WHERE c.strategy = ?
+                ORDER BY c.doc_id, c.chunk_no""", [strategy])
+            ours = strategy == "scoped"
+            self._indexes[key] = ChunkIndex(chunks, header=header, idf="lucene" if ours else "okapi",
+                                            drop_note_marks=ours)
+        idx = self._indexes[key]
+        if strategy == "scoped" and not filters:
+            return idx.scoped_search(query, k)
+        return idx.search(query, k, filters)
 
     def _as_of(self, as_of: Any, mode: str) -> datetime | None:
         if mode not in MODES:

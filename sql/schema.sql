@@ -59,16 +59,59 @@ CREATE TABLE IF NOT EXISTS concepts (
     name VARCHAR NOT NULL
 );
 
--- Filing and report documents (HTML or Markdown source) for the text half.
+-- Filing and report documents: the source (HTML or Markdown) and the plain text every citation points into.
 CREATE TABLE IF NOT EXISTS documents (
     doc_id VARCHAR PRIMARY KEY,
-    entity_id VARCHAR,
+    entity_id VARCHAR,                  -- set when the issuer also has facts
+    issuer VARCHAR,                     -- issuer or fund name as the document gives it
     kind VARCHAR NOT NULL,              -- 'filing' | 'report'
-    form VARCHAR,
+    form VARCHAR,                       -- 10-K, 10-Q... or the report type (informe_anual, kid...)
     period_end DATE,
-    accepted_at TIMESTAMP,
+    year INTEGER,                       -- fiscal or report year, for filtering
+    accepted_at TIMESTAMP,              -- when it became public, where known
     title VARCHAR,
-    raw VARCHAR
+    raw VARCHAR,
+    text VARCHAR                        -- parsed plain text (Markdown is kept as is)
+);
+
+-- Headed sections of each document, as character spans into documents.text.
+CREATE TABLE IF NOT EXISTS sections (
+    doc_id VARCHAR NOT NULL,
+    section_no INTEGER NOT NULL,
+    heading VARCHAR NOT NULL,
+    level INTEGER NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    part VARCHAR,                       -- SEC Part ('II') and Item ('1A') where they apply
+    item VARCHAR,
+    path VARCHAR[],
+    PRIMARY KEY (doc_id, section_no)
+);
+
+-- Blocks (heading, paragraph, list, table, note) of each document, with the notes they cite.
+CREATE TABLE IF NOT EXISTS blocks (
+    doc_id VARCHAR NOT NULL,
+    block_no INTEGER NOT NULL,
+    kind VARCHAR NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    section_no INTEGER,
+    notes VARCHAR[],
+    note_mark VARCHAR,
+    PRIMARY KEY (doc_id, block_no)
+);
+
+-- Chunks per strategy: spans into documents.text, section path, the optional context header, and text.
+CREATE TABLE IF NOT EXISTS chunks (
+    doc_id VARCHAR NOT NULL,
+    strategy VARCHAR NOT NULL,
+    chunk_no INTEGER NOT NULL,
+    spans STRUCT(start_char INTEGER, end_char INTEGER)[] NOT NULL,
+    section VARCHAR,
+    kind VARCHAR NOT NULL,
+    header VARCHAR NOT NULL,
+    text VARCHAR NOT NULL,
+    PRIMARY KEY (doc_id, strategy, chunk_no)
 );
 
 -- The course's discrete quarterly revenue (millions), the reference for derived quarters.

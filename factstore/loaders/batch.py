@@ -11,7 +11,8 @@ FILING_COLUMNS = ["filing_id", "entity_id", "form", "period_end", "filed", "acce
                   "accepted_precision", "accepted_note", "source"]
 REPORT_COLUMNS = ["filing_id", "entity_id", "concept", "unit", "period_start", "period_end",
                   "value", "accepted_at", "form", "row"]
-DOCUMENT_COLUMNS = ["doc_id", "entity_id", "kind", "form", "period_end", "accepted_at", "title", "raw"]
+DOCUMENT_COLUMNS = ["doc_id", "entity_id", "issuer", "kind", "form", "period_end", "year", "accepted_at",
+                    "title", "raw"]
 
 
 def _empty(columns: list[str]) -> pd.DataFrame:

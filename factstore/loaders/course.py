@@ -105,8 +105,8 @@ def read_course(xbrl: Table | None = None, documents: Table | None = None, sales
                           .agg(name=("name", "first")).reset_index()
                           .assign(cik=None, tickers=lambda d: d["entity_id"].map(lambda t: [t])))
         batch.documents = docs.assign(
-            kind="filing",
-            title=docs["name"] + " " + docs["form"] + " " + docs["period_end"].dt.strftime("%Y-%m-%d"),
+            kind="filing", issuer=docs["name"], year=docs["period_end"].dt.year,
+            title=docs["name"] + " > " + docs["form"] + " " + docs["period_end"].dt.strftime("%Y-%m-%d"),
         ).drop(columns="name")
         dated = docs[docs["accepted_at"].notna()]
         filings.append(dated[["doc_id", "entity_id", "form", "period_end", "accepted_at"]]

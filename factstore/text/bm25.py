@@ -1,0 +1,174 @@
+"""BM25 over tokenized chunks: precomputed (term, document) weights in a compressed sparse row layout
+(one row of postings per term, numpy arrays), so a query's scores are a sum of a few rows.
+
+idf="okapi" scores exactly as rank_bm25's BM25Okapi (the course baseline): idf = log(N - n + 0.5) - log(n + 0.5),
+and terms with a negative idf (in more than half the documents) get epsilon x the mean idf of all terms.
+bm25s cannot reproduce that floor (its "robertson" idf clamps negative values to 0; with epsilon=0 it matches),
+so this module computes it itself. idf="lucene" uses the non-negative log(1 + (N - n + 0.5) / (n + 0.5)) and
+ignores epsilon: the scores of bm25s' BM25(method="atire", idf_method="lucene").
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import chain
+
+import numpy as np
+import pandas as pd
+
+IDFS = ("okapi", "lucene")
+_DENSE_SHARE = 8  # a query reading more than N / 8 postings is scored densely (faster than sorting them)
+_BLOCK_POSTINGS = 1 << 16  # postings sorted together when scoring several light queries sparsely
+
+
+class BM25:
+    """A BM25 index over corpus_tokens (one token list per document)."""
+
+    def __init__(self, corpus_tokens: list[list[str]], *, k1: float = 1.5, b: float = 0.75,
+                 epsilon: float = 0.25, idf: str = "okapi") -> None:
+        if idf not in IDFS:
+            raise ValueError(f"idf must be one of {IDFS}, not {idf!r}")
+        n_docs = len(corpus_tokens)
+        if n_docs == 0:
+            raise ValueError("cannot index an empty corpus")
+        self.k1, self.b, self.epsilon, self.idf_kind = k1, b, epsilon, idf
+        self.n_docs = n_docs
+        doc_len = np.fromiter(map(len, corpus_tokens), dtype=np.int64, count=n_docs)
+        n_tokens = int(doc_len.sum())
+        self.avgdl = n_tokens / n_docs
+        # Term ids in order of first appearance, like rank_bm25's dict (its mean idf adds in that order).
+        flat = np.fromiter(chain.from_iterable(corpus_tokens), dtype=object, count=n_tokens)
+        codes, terms = pd.factorize(flat)
+        del flat
+        self.vocab: dict[str, int] = dict(zip(terms.tolist(), range(len(terms)), strict=True))
+        # Distinct (term, document) pairs sorted by term then document, with their term frequencies.
+        pairs = codes * n_docs + np.repeat(np.arange(n_docs), doc_len)
+        del codes
+        pairs.sort()
+        first = np.empty(len(pairs), dtype=bool)
+        first[:1] = True
+        np.not_equal(pairs[1:], pairs[:-1], out=first[1:])
+        starts = np.flatnonzero(first)
+        tf = np.diff(starts, append=len(pairs)).astype(np.float64)
+        term, doc = np.divmod(pairs[starts], n_docs)
+        del pairs, first, starts
+        self.doc_freq = np.bincount(term, minlength=len(terms))
+        self.indptr = np.concatenate([[0], np.cumsum(self.doc_freq)])
+        self.indices = doc.astype(np.int32 if n_docs < 2**31 else np.int64)
+        self.idf = self._idf()
+        # The operations of BM25Okapi.get_scores, in its order: the weights agree to the last bit.
+        norm = k1 * (1 - b + b * doc_len / self.avgdl)
+        self.weights = self.idf[term] * (tf * (k1 + 1) / (tf + norm[doc]))
+
+    def _idf(self) -> np.ndarray:
+        """Per-term idf, with math.log per distinct document frequency as rank_bm25 computes it."""
+        dfs, inverse = np.unique(self.doc_freq, return_inverse=True)
+        n = self.n_docs
+        if self.idf_kind == "lucene":
+            return np.array([math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in dfs.tolist()])[inverse]
+        idf = np.array([math.log(n - df + 0.5) - math.log(df + 0.5) for df in dfs.tolist()])[inverse]
+        # rank_bm25 adds idf_sum += idf term by term; cumsum adds in that same sequence.
+        average_idf = float(np.cumsum(idf)[-1]) / len(idf)
+        idf[idf < 0] = self.epsilon * average_idf
+        return idf
+
+    def scores(self, query_tokens: list[str]) -> np.ndarray:
+        """The BM25 score of every document for the query (a repeated token counts again), float64."""
+        return self._dense(self._term_ids(query_tokens))
+
+    def top_k(self, query_tokens: list[str], k: int, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Indices and scores of the k best documents (only where mask is True), best first, ties broken by
+        lower index."""
+        if mask is not None:
+            mask = np.asarray(mask)
+            if mask.dtype != bool or mask.shape != (self.n_docs,):
+                raise ValueError(f"mask must be a boolean array of shape ({self.n_docs},)")
+        return self._top_k([self._term_ids(query_tokens)], _positive(k), mask)[0]
+
+    def top_k_many(self, queries: list[list[str]], k: int) -> tuple[np.ndarray, np.ndarray]:
+        """top_k of each query, without mask: (len(queries), min(k, N)) arrays of indices and scores."""
+        k = min(_positive(k), self.n_docs)
+        indices = np.empty((len(queries), k), dtype=np.int64)
+        scores = np.empty((len(queries), k))
+        for i, (idx, val) in enumerate(self._top_k([self._term_ids(q) for q in queries], k, None)):
+            indices[i], scores[i] = idx, val
+        return indices, scores
+
+    def _term_ids(self, query_tokens: list[str]) -> list[int]:
+        """Term ids of the query's tokens in order, repeats kept, unknown tokens dropped."""
+        return [self.vocab[t] for t in query_tokens if t in self.vocab]
+
+    def _postings(self, terms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Documents and weights of the terms' postings, term after term, and each term's posting count."""
+        lo = self.indptr[terms]
+        lengths = self.indptr[terms + 1] - lo
+        pos = np.arange(lengths.sum()) + np.repeat(lo - np.cumsum(lengths) + lengths, lengths)
+        return self.indices[pos], self.weights[pos], lengths
+
+    def _dense(self, terms: list[int]) -> np.ndarray:
+        """Scores of all documents: the terms' weights added term after term, as BM25Okapi adds them."""
+        out = np.zeros(self.n_docs)
+        for term in terms:
+            lo, hi = self.indptr[term], self.indptr[term + 1]
+            out[self.indices[lo:hi]] += self.weights[lo:hi]
+        return out
+
+    def _top_k(self, queries: list[list[int]], k: int, mask: np.ndarray | None) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The k best documents of each query (term ids). A query reading more than N / _DENSE_SHARE postings
+        is scored densely; the others only over the documents they match, a block of queries at a time with one
+        sort and one bincount for all their postings (which adds each sum in query order, exactly as _dense)."""
+        results: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        blocks: list[list[int]] = [[]]
+        budget = 0
+        for i, terms in enumerate(queries):
+            postings = int(self.doc_freq[terms].sum())
+            if postings * _DENSE_SHARE > self.n_docs:
+                results[i] = self._best(np.arange(self.n_docs), self._dense(terms), k, mask)
+                continue
+            if budget + postings > _BLOCK_POSTINGS:
+                blocks.append([])
+                budget = 0
+            blocks[-1].append(i)
+            budget += postings
+        for rows in filter(None, blocks):
+            row_terms = [(row, term) for row, i in enumerate(rows) for term in queries[i]]
+            row_of, term_of = np.array(row_terms, dtype=np.int64).reshape(-1, 2).T
+            docs, weights, lengths = self._postings(term_of)
+            cells, inverse = np.unique(np.repeat(row_of, lengths) * self.n_docs + docs, return_inverse=True)
+            sums = np.bincount(inverse, weights=weights, minlength=len(cells))
+            bounds = np.searchsorted(cells, np.arange(len(rows) + 1) * self.n_docs)
+            for row, i in enumerate(rows):
+                lo, hi = bounds[row], bounds[row + 1]
+                results[i] = self._best(cells[lo:hi] - row * self.n_docs, sums[lo:hi], k, mask)
+        return [results[i] for i in range(len(queries))]
+
+    def _best(self, docs: np.ndarray, sums: np.ndarray, k: int,
+              mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """The k best documents given the scores of docs (ascending; other documents score 0): the positive
+        scores when there are k of them, else all (allowed) documents."""
+        keep = sums > 0 if mask is None else (sums > 0) & mask[docs]
+        if np.count_nonzero(keep) >= k:
+            return _select(docs[keep], sums[keep], k)
+        scores = np.zeros(self.n_docs)
+        scores[docs] = sums
+        candidates = np.arange(self.n_docs) if mask is None else np.flatnonzero(mask)
+        return _select(candidates, scores[candidates], k)
+
+
+def _positive(k: int) -> int:
+    if k < 1:
+        raise ValueError(f"k must be at least 1, not {k}")
+    return k
+
+
+def _select(indices: np.ndarray, values: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k largest values with their (ascending) indices, best first, ties by lower index: O(len) plus a
+    sort of k."""
+    if len(values) > k:
+        kth = np.partition(values, len(values) - k)[len(values) - k]
+        above = values > kth
+        ties = indices[values == kth][: k - np.count_nonzero(above)]
+        indices = np.concatenate([indices[above], ties])
+        values = np.concatenate([values[above], np.full(len(ties), kth)])
+    order = np.lexsort((indices, -values))
+    return indices[order], values[order]

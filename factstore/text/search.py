@@ -1,0 +1,145 @@
+"""BM25 search over one strategy's chunks, with metadata filters and (for `scoped`) the scope a question
+names: its issuers and years, one search per issuer when it names several."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from factstore.text.bm25 import BM25
+from factstore.text.tokenize import normalize, tokenize, tokenize_many
+from factstore.timing import as_of_timestamp
+
+Span = tuple[int, int]
+FILTERS = ("doc_id", "issuer", "form", "year", "as_of")
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+_NOTE_MARKS = "[⁰¹²³⁴⁵⁶⁷⁸⁹]"
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One retrieved chunk: where it is (document and character spans), what it says, how it scored."""
+
+    doc_id: str
+    chunk_no: int
+    spans: tuple[Span, ...]
+    section: str | None
+    score: float
+    text: str
+    header: str
+    title: str | None
+    issuer: str | None
+    form: str | None
+    year: int | None
+
+    @property
+    def chars(self) -> int:
+        """Characters delivered to a reader: the header (when indexed) and the text."""
+        return len(self.header) + 1 + len(self.text) if self.header else len(self.text)
+
+
+def _values(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple | set) else [value]
+
+
+class ChunkIndex:
+    """A BM25 index over a frame of chunks (doc_id, chunk_no, spans, section, header, text and document
+    metadata issuer, form, year, title, accepted_at); `header=True` indexes 'header + text'."""
+
+    def __init__(self, chunks: pd.DataFrame, *, header: bool = False, idf: str = "okapi",
+                 drop_note_marks: bool = False) -> None:
+        self.chunks = chunks.reset_index(drop=True)
+        self.header = header
+        texts = (self.chunks["header"] + "\n" + self.chunks["text"]) if header else self.chunks["text"]
+        if drop_note_marks:  # 'ajustado¹' would otherwise index as 'ajustado1'
+            texts = texts.str.replace(_NOTE_MARKS, " ", regex=True)
+        self.bm25 = BM25(tokenize_many(texts), idf=idf)
+        self._issuers = {normalize(i): i for i in self.chunks["issuer"].dropna().unique()}
+
+    def mask(self, filters: dict[str, Any] | None) -> np.ndarray | None:
+        """Rows allowed by filters: doc_id, issuer (accents and case ignored), form, year, as_of."""
+        if not filters:
+            return None
+        unknown = set(filters) - set(FILTERS)
+        if unknown:
+            raise ValueError(f"unknown filter {sorted(unknown)}; expected {', '.join(FILTERS)}")
+        keep = np.ones(len(self.chunks), dtype=bool)
+        c = self.chunks
+        for key, value in filters.items():
+            if value is None:
+                continue
+            if key == "issuer":
+                wanted = {normalize(v) for v in _values(value)}
+                keep &= c["issuer"].fillna("").map(normalize).isin(wanted).to_numpy()
+            elif key == "as_of":
+                moment = pd.Timestamp(as_of_timestamp(value))
+                keep &= (c["accepted_at"].isna() | (c["accepted_at"] <= moment)).to_numpy()
+            else:
+                keep &= c[key].isin(_values(value)).to_numpy()
+        return keep
+
+    def search(self, query: str, k: int = 5, filters: dict[str, Any] | None = None) -> list[Hit]:
+        """The k best chunks for a query among those the filters allow, best first."""
+        mask = self.mask(filters)
+        if mask is not None and not mask.any():
+            return []
+        rows, scores = self.bm25.top_k(tokenize(query), k, mask=mask)
+        return [self._hit(int(i), float(s)) for i, s in zip(rows, scores, strict=True)]
+
+    def scope(self, question: str) -> tuple[list[str], list[int]]:
+        """The issuers (as stored) and years a question names, accents and case ignored. An issuer is
+        named by its full name or, for names of more than two words, by its first half (at least two
+        words): 'Atalaya MSCI World' names 'Atalaya MSCI World ESG UCITS ETF'."""
+        words = _words(normalize(question))
+        named = []
+        for norm, original in self._issuers.items():
+            tokens = _words(norm)
+            if tokens and _contains(words, tokens[:max(2, len(tokens) // 2)] if len(tokens) > 2 else tokens):
+                named.append(original)
+        years = sorted({int(y) for y in _YEAR.findall(question)})
+        return named, years
+
+    def scoped_search(self, question: str, k: int = 5) -> list[Hit]:
+        """Search within the issuers and years the question names; a question naming several issuers
+        becomes one search per issuer, merged in turn. Falls back to the whole index."""
+        issuers, years = self.scope(question)
+        if not issuers:
+            return self.search(question, k)
+        # the filter now carries the issuer, so its name no longer steers the ranking
+        query = " ".join(w for w in _words(normalize(question))
+                         if not any(w in _words(normalize(i)) for i in issuers))
+        # a year's figures appear in that year's documents and as comparatives or outlook around it
+        years = sorted({y + d for y in years for d in (-1, 0, 1)})
+        per_issuer = []
+        for issuer in issuers:
+            filters: dict[str, Any] = {"issuer": issuer}
+            if years and self.mask({"issuer": issuer, "year": years}).any():
+                filters["year"] = years
+            per_issuer.append(self.search(query, k, filters))
+        merged: list[Hit] = []
+        for rank in range(k):
+            merged += [hits[rank] for hits in per_issuer if rank < len(hits)]
+        return merged[:k] or self.search(question, k)
+
+    def _hit(self, row: int, score: float) -> Hit:
+        c = self.chunks.iloc[row]
+        year = c["year"]
+        return Hit(doc_id=c["doc_id"], chunk_no=int(c["chunk_no"]),
+                   spans=tuple((int(s["start_char"]), int(s["end_char"])) for s in c["spans"]),
+                   section=c["section"], score=score, text=c["text"], header=c["header"] if self.header else "",
+                   title=c["title"], issuer=c["issuer"], form=c["form"],
+                   year=None if pd.isna(year) else int(year))
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text)
+
+
+def _contains(words: list[str], run: list[str]) -> bool:
+    """Whether `run` occurs as consecutive words in `words`."""
+    n = len(run)
+    return any(words[i:i + n] == run for i in range(len(words) - n + 1))

@@ -1,0 +1,204 @@
+"""BM25 and tokenization: BM25Okapi parity (rank_bm25), the lucene variant, masks, ties; the course's
+normalization rules."""
+
+from __future__ import annotations
+
+import random
+
+import bm25s
+import numpy as np
+import pytest
+from rank_bm25 import BM25Okapi
+
+from factstore.text import bm25 as bm25_module
+from factstore.text.bm25 import BM25
+from factstore.text.tokenize import STOPWORDS, normalize, tokenize, tokenize_many
+
+_COMPANIES = ["Iberdrola", "Telefónica", "Inditex", "Repsol", "Ferrovial", "Apple", "Microsoft", "Alphabet"]
+_SPANISH = [
+    "Los ingresos netos de {co} crecieron un {pct} % en {year} hasta {num} millones de euros.",
+    "El beneficio operativo de {co} alcanzó {num} millones en el ejercicio {year}, según el informe anual.",
+    "La compañía {co} redujo su deuda financiera neta a {num} millones y mejoró su margen óptimo.",
+    "{co} prevé un crecimiento moderado de las ventas en España y Latinoamérica durante {year}.",
+    "El consejo de administración de {co} propone un dividendo de {dec} euros por acción.",
+    "La inversión en energías renovables supuso {num} millones, un {pct} % más que en {year}.",
+]
+_ENGLISH = [
+    "{co} reported net revenue of ${num} million for fiscal {year}, up {pct}% year over year.",
+    "Operating income at {co} increased to ${num} million in {year}, driven by higher iPhone sales.",
+    "The company expects capital expenditures of approximately ${num} million in {year}.",
+    "{co}'s board approved a dividend of ${dec} per share payable in {year}.",
+    "Risk factors include currency exchange rates, interest rates and regulatory changes.",
+    "Cloud services revenue grew {pct}% as data center capacity expanded in {year}.",
+]
+
+
+def _fixture_texts(n: int = 300, seed: int = 11) -> list[str]:
+    """Short Spanish and English filing-like texts; 'cifras' and 'millones' are in most of them, so their
+    idf is negative and BM25Okapi's epsilon rule applies."""
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(n):
+        templates = _SPANISH if rng.random() < 0.55 else _ENGLISH
+        sentences = [t.format(co=rng.choice(_COMPANIES), year=rng.randint(2015, 2024), pct=rng.randint(1, 40),
+                              num=rng.randint(10, 9000), dec=f"{rng.randint(0, 3)},{rng.randint(10, 99)}")
+                     for t in rng.sample(templates, rng.randint(1, 3))]
+        if rng.random() < 0.8:
+            sentences.append("Cifras en millones.")
+        texts.append(" ".join(sentences))
+    return texts
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[list[str]]:
+    return tokenize_many(_fixture_texts())
+
+
+@pytest.fixture(scope="module")
+def queries(corpus: list[list[str]]) -> list[list[str]]:
+    """Vocabulary samples with repeated and unknown tokens, natural questions, the common terms, nothing."""
+    rng = random.Random(5)
+    vocabulary = sorted({t for doc in corpus for t in doc})
+    sampled = [rng.choices(vocabulary, k=rng.randint(1, 6)) for _ in range(150)]
+    repeated = [[t, t, *rng.choices(vocabulary, k=2), t] for t in rng.sample(vocabulary, 30)]
+    unknown = [[*rng.choices(vocabulary, k=2), "zzzz", "inexistente"] for _ in range(20)]
+    questions = [tokenize(q) for q in ("¿Cuál fue el beneficio operativo de Repsol en 2021?",
+                                       "Apple net revenue fiscal 2023", "dividendo por acción Iberdrola",
+                                       "cifras en millones", "MILLONES millones cifras")]
+    return [*sampled, *repeated, *unknown, *questions, ["zzzz"], []]
+
+
+def _reference_top(scores: np.ndarray, k: int, allowed: np.ndarray | None = None) -> np.ndarray:
+    """Indices of the k best scores, ties by lower index (a full sort)."""
+    idx = np.arange(len(scores)) if allowed is None else np.flatnonzero(allowed)
+    return idx[np.lexsort((idx, -scores[idx]))][:k]
+
+
+# Tokenization
+
+
+def test_accents_and_case_are_folded() -> None:
+    assert normalize("Óptimo ÉXITO Año Über") == "optimo exito ano uber"
+    assert tokenize("Óptimo ÉXITO, año") == ["optimo", "exito", "ano"]
+    assert tokenize("o\u0301ptimo") == ["optimo"]  # already decomposed: the mark does not split the word
+    assert tokenize("ﬁnanciación ℃") == ["financiacion", "c"]  # NFKD compatibility forms
+
+
+def test_digits_and_one_character_tokens_are_kept() -> None:
+    assert tokenize("Q 3 x 2023 b 3,5 %") == ["q", "3", "x", "2023", "b", "3", "5"]
+
+
+def test_stop_words_of_both_languages_are_removed() -> None:
+    assert tokenize("El beneficio de la empresa and the profit of THE company") == [
+        "beneficio", "empresa", "profit", "company"]
+    assert tokenize("Él está aquí y más allá; ¿qué? They aren't here") == ["aqui", "alla"]
+    assert {"esta", "mas", "el", "que", "aren", "t", "the", "y", "a"} <= STOPWORDS
+    assert all(word == normalize(word) for word in STOPWORDS)
+
+
+def test_queries_and_documents_are_treated_the_same() -> None:
+    texts = _fixture_texts(20)
+    assert tokenize_many(texts) == [tokenize(t) for t in texts]
+    docs = tokenize_many(["La compañía alcanzó un margen ÓPTIMO", "Revenue grew"])
+    assert BM25(docs).top_k(tokenize("compania optimo"), 1)[0].tolist() == [0]
+
+
+# BM25Okapi parity
+
+
+def test_fixture_exercises_the_epsilon_rule(corpus: list[list[str]]) -> None:
+    reference = BM25Okapi(corpus)
+    ours = BM25(corpus)
+    common = [t for t, i in ours.vocab.items() if ours.doc_freq[i] > len(corpus) / 2]
+    assert {"cifras", "millones"} <= set(common)
+    floor = 0.25 * reference.average_idf
+    assert all(reference.idf[t] == floor == ours.idf[ours.vocab[t]] for t in common)
+
+
+@pytest.mark.parametrize("params", [{}, {"k1": 1.2, "b": 0.5, "epsilon": 0.1}, {"k1": 2.0, "b": 1.0, "epsilon": 0.0}])
+def test_scores_equal_rank_bm25(corpus: list[list[str]], queries: list[list[str]], params: dict[str, float]) -> None:
+    reference = BM25Okapi(corpus, **params)
+    ours = BM25(corpus, **params)
+    for query in queries:
+        expected = reference.get_scores(query)
+        np.testing.assert_allclose(ours.scores(query), expected, rtol=1e-9, atol=0)
+        indices, scores = ours.top_k(query, 10)
+        assert indices.tolist() == _reference_top(expected, 10).tolist()
+        np.testing.assert_allclose(scores, expected[indices], rtol=1e-9, atol=0)
+
+
+def test_top_k_many_equals_top_k(corpus: list[list[str]], queries: list[list[str]],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bm25_module, "_BLOCK_POSTINGS", 40)  # several sparse blocks
+    ours = BM25(corpus)
+    indices, scores = ours.top_k_many(queries, 10)
+    assert indices.shape == scores.shape == (len(queries), 10)
+    for query, idx, val in zip(queries, indices, scores, strict=True):
+        one_idx, one_val = ours.top_k(query, 10)
+        assert idx.tolist() == one_idx.tolist()
+        assert val.tolist() == one_val.tolist()
+
+
+# What bm25s reproduces: the lucene variant; BM25Okapi only without the epsilon floor
+
+
+def _bm25s_scores(corpus: list[list[str]], queries: list[list[str]], idf_method: str) -> list[np.ndarray]:
+    retriever = bm25s.BM25(method="atire", idf_method=idf_method, dtype="float64")
+    retriever.index(corpus, show_progress=False)
+    return [retriever.get_scores(q) for q in queries]
+
+
+def test_lucene_variant_is_non_negative_and_equals_bm25s(corpus: list[list[str]], queries: list[list[str]]) -> None:
+    ours = BM25(corpus, idf="lucene")
+    assert (ours.idf > 0).all()
+    asked = [q for q in queries if q]
+    for query, expected in zip(asked, _bm25s_scores(corpus, asked, "lucene"), strict=True):
+        scores = ours.scores(query)
+        assert (scores >= 0).all()
+        np.testing.assert_allclose(scores, expected, rtol=1e-9, atol=0)
+
+
+def test_bm25s_matches_okapi_only_without_epsilon(corpus: list[list[str]]) -> None:
+    asked = [["cifras", "repsol"], ["millones", "dividendo", "2021"]]
+    robertson = _bm25s_scores(corpus, asked, "robertson")
+    for query, expected in zip(asked, robertson, strict=True):
+        np.testing.assert_allclose(BM25(corpus, epsilon=0.0).scores(query), expected, rtol=1e-9, atol=1e-12)
+        assert not np.allclose(BM25(corpus).scores(query), expected)
+
+
+# top_k: masks, ties, limits
+
+
+def test_mask_restricts_results(corpus: list[list[str]], queries: list[list[str]]) -> None:
+    ours = BM25(corpus)
+    mask = np.random.default_rng(3).random(len(corpus)) < 0.3
+    for query in queries:
+        indices, scores = ours.top_k(query, 10, mask=mask)
+        assert mask[indices].all()
+        assert indices.tolist() == _reference_top(ours.scores(query), 10, mask).tolist()
+    few = np.zeros(len(corpus), dtype=bool)
+    few[[5, 17, 40]] = True
+    assert sorted(ours.top_k(["repsol"], 10, mask=few)[0].tolist()) == [5, 17, 40]
+    with pytest.raises(ValueError, match="mask"):
+        ours.top_k(["repsol"], 10, mask=np.ones(len(corpus) - 1, dtype=bool))
+
+
+def test_ties_are_broken_by_lower_index() -> None:
+    docs = [["renta", "fija"], ["bolsa"], ["renta", "fija"], ["renta", "fija"], ["bolsa", "renta"], ["fija"]]
+    lucene = BM25(docs, idf="lucene")
+    assert lucene.top_k(["fija"], 4)[0].tolist() == [5, 0, 2, 3]  # shortest document first, then equal scores
+    assert lucene.top_k(["zzzz"], 3)[0].tolist() == [0, 1, 2]  # all score 0
+    assert lucene.top_k(["bolsa"], 10)[0].tolist() == [1, 4, 0, 2, 3, 5]  # k > N: every document
+    okapi = BM25(docs)  # here the epsilon floor is negative: non-matching documents rank first
+    reference = BM25Okapi(docs)
+    for query in (["renta"], ["fija", "renta"], ["bolsa"], ["fija"]):
+        assert okapi.top_k(query, 6)[0].tolist() == _reference_top(reference.get_scores(query), 6).tolist()
+
+
+def test_invalid_arguments() -> None:
+    with pytest.raises(ValueError, match="empty corpus"):
+        BM25([])
+    with pytest.raises(ValueError, match="idf"):
+        BM25([["a"]], idf="atire")
+    with pytest.raises(ValueError, match="k must"):
+        BM25([["a"]]).top_k(["a"], 0)

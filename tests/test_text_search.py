@@ -1,0 +1,100 @@
+"""The text path end to end: load filings and reports, chunk, index, search with filters, evaluate."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+import factstore
+from factstore.cli import main
+from factstore.demo_data import generate
+from factstore.demo_reports import generate_reports
+from factstore.text.chunkers import BASELINES
+from factstore.text.evaluate import at_budget, coverage, evaluate
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("reports")
+    return generate_reports().write(folder)
+
+
+@pytest.fixture(scope="module")
+def store(corpus):
+    filings = generate(companies=3)
+    with factstore.open() as s:
+        s.load_course(xbrl=filings.xbrl, documents=filings.documents)
+        s.load_reports(corpus["documents"])
+        yield s
+
+
+def test_every_hit_cites_spans_that_slice_the_stored_text(store):
+    for strategy in ("fixed", "recursive", "structure", "scoped"):
+        hits = store.search("riesgos principales Busmar Hogar", k=8, strategy=strategy)
+        assert hits
+        for h in hits:
+            text = store.document(h.doc_id).text
+            assert h.text == "\n\n".join(text[s:e] for s, e in h.spans)
+
+
+def test_filters_restrict_hits(store):
+    hits = store.search("revenue risk", k=20, filters={"form": "10-K", "issuer": "rapsa"})
+    assert hits and {h.form for h in hits} == {"10-K"} and {h.issuer for h in hits} == {"Rapsa"}
+    hits = store.search("gastos corrientes", k=20, filters={"year": 2024})
+    assert hits and {h.year for h in hits} == {2024}
+    doc = hits[0].doc_id
+    assert {h.doc_id for h in store.search("gastos", k=10, filters={"doc_id": doc})} == {doc}
+    with pytest.raises(ValueError, match="unknown filter"):
+        store.search("x", filters={"colour": "red"})
+
+
+def test_as_of_hides_filings_accepted_later(store):
+    cutoff = pd.Timestamp("2020-01-01")
+    hits = store.search("revenue", k=50, filters={"as_of": cutoff})
+    accepted = store.sql("SELECT doc_id, accepted_at FROM documents").set_index("doc_id")["accepted_at"]
+    assert hits and all(pd.isna(accepted[h.doc_id]) or accepted[h.doc_id] <= cutoff for h in hits)
+
+
+def test_filings_keep_their_items_as_sections(store):
+    doc_id = store.sql("SELECT doc_id FROM documents WHERE form = '10-Q' LIMIT 1")["doc_id"][0]
+    sections = store.sql("SELECT part, item, start_char, end_char FROM sections WHERE doc_id = ? AND item IS NOT NULL "
+                         "ORDER BY section_no", [doc_id])
+    assert {("I", "1"), ("II", "1A")} <= set(zip(sections["part"], sections["item"], strict=True))
+    hits = store.search("risk factors", k=3, filters={"doc_id": doc_id}, header=True)
+    assert any("Item 1A" in h.header for h in hits)
+
+
+def test_coverage_counts_union_of_spans_once(store):
+    hit = store.search("x", k=1)  # any hit, to borrow the type
+    if not hit:
+        pytest.skip("empty index")
+    h = hit[0]
+    doc, (s, e) = h.doc_id, h.spans[0]
+    assert coverage((doc, s, e), [h, h]) == 1.0
+    assert coverage((doc, s, e + (e - s)), [h]) == pytest.approx(0.5)
+    assert coverage(("other", s, e), [h]) == 0.0
+
+
+def test_scoped_beats_structure_at_equal_budget(corpus):
+    with factstore.open() as s:
+        s.load_reports(corpus["documents"])
+        summary, by_type = evaluate(s, corpus["passages"], corpus["questions"],
+                                    strategies=("structure", "scoped"), headers=(True,))
+    budget = summary[(summary["strategy"] == "structure") & (summary["k"] == 5)]["chars"].iloc[0]
+    best = at_budget(summary, budget).set_index("strategy")["recall"]
+    assert best["scoped"] > best["structure"] + 0.05
+    assert set(by_type["type"]) >= {"dato", "tabla", "nota", "lista", "comparacion"}
+
+
+def test_eval_cli_json_and_plot(corpus, tmp_path, capsys):
+    plot = tmp_path / "curve.png"
+    code = main(["eval", "retrieval", "--documents", str(corpus["documents"]), "--passages",
+                 str(corpus["passages"]), "--questions", str(corpus["questions"]), "--json", "--plot", str(plot)])
+    assert code == 0
+    records = json.loads(capsys.readouterr().out)
+    assert {tuple(sorted(r)) for r in records} == {("chars", "complete", "header", "k", "recall", "strategy")}
+    assert set(BASELINES) <= {r["strategy"] for r in records}
+    assert {r["k"] for r in records} == set(range(1, 11)) and {r["header"] for r in records} == {True, False}
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
