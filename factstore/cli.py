@@ -116,7 +116,8 @@ def cmd_index(store: FactStore, args: argparse.Namespace) -> None:
 
 def cmd_search(store: FactStore, args: argparse.Namespace) -> None:
     filters = {k: v for k, v in (("doc_id", args.doc), ("issuer", args.issuer), ("form", args.form),
-                                 ("year", args.year), ("as_of", args.as_of)) if v is not None}
+                                 ("year", args.year), ("period_end", args.period_end), ("as_of", args.as_of))
+               if v is not None}
     hits = store.search(args.query, k=args.k, strategy=args.strategy, filters=filters or None,
                         header=args.header)
     if args.json:
@@ -249,6 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--issuer", help="only this issuer (accents and case ignored)")
     search.add_argument("--form", help="only this form or report type")
     search.add_argument("--year", type=int, help="only this year")
+    search.add_argument("--period-end", help="only documents for the period ending on this date")
     search.add_argument("--as-of", help="only documents public at or before this moment")
     search.add_argument("--json", action="store_true", help="print JSON")
     _db_option(search)

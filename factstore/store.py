@@ -18,6 +18,7 @@ import duckdb
 import pandas as pd
 from tqdm import tqdm
 
+from factstore.ask.route import Answer, ask
 from factstore.errors import FactstoreError, LoadError, NotFound
 from factstore.loaders.batch import Batch
 from factstore.loaders.companyfacts import Json, read_companyfacts
@@ -536,24 +537,26 @@ class FactStore:
     def search(self, query: str, k: int = 5, strategy: str = "structure", filters: dict[str, Any] | None = None,
                *, header: bool = False) -> list[Hit]:
         """BM25 search over a strategy's chunks (indexed on first use), best first. Filters: doc_id,
-        issuer, form, year, as_of (only documents public at or before it). With strategy 'scoped' and no
-        filters, the issuers and years the query names narrow the search."""
+        issuer, form, year, period_end, as_of (only documents public at or before it). With strategy 'scoped',
+        the issuers and years the query names narrow the search too."""
         key = (strategy, header)
         if key not in self._indexes:
             if not self._one("SELECT 1 FROM chunks WHERE strategy = ? LIMIT 1", [strategy]):
                 self.index(strategy)
             chunks = self.sql("""
                 SELECT c.doc_id, c.chunk_no, c.spans, c.section, c.kind, c.header, c.text,
-                    d.issuer, d.form, d.year, d.title, d.accepted_at, d.entity_id
+                    d.issuer, d.form, d.year, d.period_end, d.title, d.accepted_at, d.entity_id
                 FROM chunks c JOIN documents d USING (doc_id) WHERE c.strategy = ?
                 ORDER BY c.doc_id, c.chunk_no""", [strategy])
-            ours = strategy == "scoped"
-            self._indexes[key] = ChunkIndex(chunks, header=header, idf="lucene" if ours else "okapi",
-                                            drop_note_marks=ours)
+            self._indexes[key] = ChunkIndex(chunks, header=header, drop_note_marks=strategy == "scoped")
         idx = self._indexes[key]
-        if strategy == "scoped" and not filters:
-            return idx.scoped_search(query, k)
-        return idx.search(query, k, filters)
+        return idx.scoped_search(query, k, filters) if strategy == "scoped" else idx.search(query, k, filters)
+
+    def ask(self, question: str, *, as_of: Any = None, k: int = 5) -> Answer:
+        """Answer a question in English or Spanish: a number from the facts (with its filing and time) or
+        cited passages from the text index; 'unanswerable' with the reason where the data cannot answer.
+        `as_of` (or a moment named in the question; the argument wins) applies to facts and text."""
+        return ask(self, question, as_of=as_of, k=k)
 
     def _as_of(self, as_of: Any, mode: str) -> datetime | None:
         if mode not in MODES:

@@ -51,7 +51,8 @@ def _fixture_texts(n: int = 300, seed: int = 11) -> list[str]:
 
 @pytest.fixture(scope="module")
 def corpus() -> list[list[str]]:
-    return tokenize_many(_fixture_texts())
+    """The fixture texts tokenized, and one document of stop words only (no tokens)."""
+    return tokenize_many([*_fixture_texts(), "de la y of the"])
 
 
 @pytest.fixture(scope="module")
@@ -107,6 +108,7 @@ def test_queries_and_documents_are_treated_the_same() -> None:
 
 
 def test_fixture_exercises_the_epsilon_rule(corpus: list[list[str]]) -> None:
+    assert [] in corpus
     reference = BM25Okapi(corpus)
     ours = BM25(corpus)
     common = [t for t, i in ours.vocab.items() if ours.doc_freq[i] > len(corpus) / 2]
@@ -115,16 +117,23 @@ def test_fixture_exercises_the_epsilon_rule(corpus: list[list[str]]) -> None:
     assert all(reference.idf[t] == floor == ours.idf[ours.vocab[t]] for t in common)
 
 
-@pytest.mark.parametrize("params", [{}, {"k1": 1.2, "b": 0.5, "epsilon": 0.1}, {"k1": 2.0, "b": 1.0, "epsilon": 0.0}])
+@pytest.mark.parametrize("params", [{}, {"k1": 1.2, "b": 0.5, "epsilon": 0.1}, {"k1": 2.0, "b": 0.9, "epsilon": 0.0}])
 def test_scores_equal_rank_bm25(corpus: list[list[str]], queries: list[list[str]], params: dict[str, float]) -> None:
     reference = BM25Okapi(corpus, **params)
     ours = BM25(corpus, **params)
     for query in queries:
         expected = reference.get_scores(query)
-        np.testing.assert_allclose(ours.scores(query), expected, rtol=1e-9, atol=0)
+        np.testing.assert_array_equal(ours.scores(query), expected)  # bit for bit (1e-9 relative is required)
         indices, scores = ours.top_k(query, 10)
         assert indices.tolist() == _reference_top(expected, 10).tolist()
         np.testing.assert_allclose(scores, expected[indices], rtol=1e-9, atol=0)
+
+
+def test_empty_documents_score_zero_where_rank_bm25_gives_nan() -> None:
+    docs = [[], ["renta"], ["bolsa", "renta"]]
+    with np.errstate(invalid="ignore"):  # 0 / 0 when b = 1 and |d| = 0
+        assert np.isnan(BM25Okapi(docs, b=1.0).get_scores(["renta"])[0])
+    assert BM25(docs, b=1.0).scores(["renta"])[0] == 0.0
 
 
 def test_top_k_many_equals_top_k(corpus: list[list[str]], queries: list[list[str]],

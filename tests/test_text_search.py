@@ -46,6 +46,9 @@ def test_filters_restrict_hits(store):
     assert hits and {h.year for h in hits} == {2024}
     doc = hits[0].doc_id
     assert {h.doc_id for h in store.search("gastos", k=10, filters={"doc_id": doc})} == {doc}
+    ends = {h.doc_id for h in store.search("revenue", k=10, filters={"period_end": "2019-12-31"})}
+    periods = store.sql("SELECT doc_id, period_end FROM documents").set_index("doc_id")["period_end"]
+    assert ends and {periods[d] for d in ends} == {pd.Timestamp("2019-12-31")}
     with pytest.raises(ValueError, match="unknown filter"):
         store.search("x", filters={"colour": "red"})
 

@@ -1,11 +1,12 @@
-"""BM25 over tokenized chunks: precomputed (term, document) weights in a compressed sparse row layout
-(one row of postings per term, numpy arrays), so a query's scores are a sum of a few rows.
+"""BM25 over tokenized chunks: precomputed (term, document) weights in a compressed sparse row layout (numpy
+arrays, one row of postings per term; scipy is not a dependency), so a query's scores are a sum of a few rows.
 
-idf="okapi" scores exactly as rank_bm25's BM25Okapi (the course baseline): idf = log(N - n + 0.5) - log(n + 0.5),
-and terms with a negative idf (in more than half the documents) get epsilon x the mean idf of all terms.
-bm25s cannot reproduce that floor (its "robertson" idf clamps negative values to 0; with epsilon=0 it matches),
-so this module computes it itself. idf="lucene" uses the non-negative log(1 + (N - n + 0.5) / (n + 0.5)) and
-ignores epsilon: the scores of bm25s' BM25(method="atire", idf_method="lucene").
+idf="okapi" scores as rank_bm25's BM25Okapi (the course baseline), to the last bit: idf = log(N - n + 0.5) -
+log(n + 0.5), and terms with a negative idf (in more than half the documents) get epsilon x the mean idf of all
+terms. bm25s cannot reproduce that floor (its "robertson" idf clamps negative values to 0: equal only with
+epsilon=0), hence this module. One deliberate difference: with b = 1 an empty document scores 0 here, NaN there.
+idf="lucene" uses the non-negative log(1 + (N - n + 0.5) / (n + 0.5)) and ignores epsilon: the scores of bm25s'
+BM25(method="atire", idf_method="lucene").
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from factstore.text.tokenize import normalize, tokenize, tokenize_many
 from factstore.timing import as_of_timestamp
 
 Span = tuple[int, int]
-FILTERS = ("doc_id", "issuer", "form", "year", "as_of")
+FILTERS = ("doc_id", "issuer", "form", "year", "period_end", "as_of")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _NOTE_MARKS = "[⁰¹²³⁴⁵⁶⁷⁸⁹]"
 
@@ -61,7 +61,8 @@ class ChunkIndex:
         self._issuers = {normalize(i): i for i in self.chunks["issuer"].dropna().unique()}
 
     def mask(self, filters: dict[str, Any] | None) -> np.ndarray | None:
-        """Rows allowed by filters: doc_id, issuer (accents and case ignored), form, year, as_of."""
+        """Rows allowed by filters: doc_id, issuer (accents and case ignored), form, year, period_end,
+        as_of (documents public at or before it)."""
         if not filters:
             return None
         unknown = set(filters) - set(FILTERS)
@@ -75,6 +76,8 @@ class ChunkIndex:
             if key == "issuer":
                 wanted = {normalize(v) for v in _values(value)}
                 keep &= c["issuer"].fillna("").map(normalize).isin(wanted).to_numpy()
+            elif key == "period_end":
+                keep &= c["period_end"].isin([pd.Timestamp(v) for v in _values(value)]).to_numpy()
             elif key == "as_of":
                 moment = pd.Timestamp(as_of_timestamp(value))
                 keep &= (c["accepted_at"].isna() | (c["accepted_at"] <= moment)).to_numpy()
@@ -103,12 +106,13 @@ class ChunkIndex:
         years = sorted({int(y) for y in _YEAR.findall(question)})
         return named, years
 
-    def scoped_search(self, question: str, k: int = 5) -> list[Hit]:
-        """Search within the issuers and years the question names; a question naming several issuers
-        becomes one search per issuer, merged in turn. Falls back to the whole index."""
+    def scoped_search(self, question: str, k: int = 5, filters: dict[str, Any] | None = None) -> list[Hit]:
+        """Search within the issuers and years the question names (and any filters given); a question
+        naming several issuers becomes one search per issuer, merged in turn. Without a named issuer,
+        or with an issuer filter given, a plain search."""
         issuers, years = self.scope(question)
-        if not issuers:
-            return self.search(question, k)
+        if not issuers or (filters and filters.get("issuer")):
+            return self.search(question, k, filters)
         # the filter now carries the issuer, so its name no longer steers the ranking
         query = " ".join(w for w in _words(normalize(question))
                          if not any(w in _words(normalize(i)) for i in issuers))
@@ -116,14 +120,14 @@ class ChunkIndex:
         years = sorted({y + d for y in years for d in (-1, 0, 1)})
         per_issuer = []
         for issuer in issuers:
-            filters: dict[str, Any] = {"issuer": issuer}
-            if years and self.mask({"issuer": issuer, "year": years}).any():
-                filters["year"] = years
-            per_issuer.append(self.search(query, k, filters))
+            scoped: dict[str, Any] = {**(filters or {}), "issuer": issuer}
+            if years and self.mask({**scoped, "year": years}).any():
+                scoped["year"] = years
+            per_issuer.append(self.search(query, k, scoped))
         merged: list[Hit] = []
         for rank in range(k):
             merged += [hits[rank] for hits in per_issuer if rank < len(hits)]
-        return merged[:k] or self.search(question, k)
+        return merged[:k] or self.search(question, k, filters)
 
     def _hit(self, row: int, score: float) -> Hit:
         c = self.chunks.iloc[row]
