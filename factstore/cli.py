@@ -151,6 +151,40 @@ def cmd_eval_retrieval(store: FactStore, args: argparse.Namespace) -> None:
         print(f"\nplot: {args.plot}")
 
 
+def cmd_ask(store: FactStore, args: argparse.Namespace) -> None:
+    answer = store.ask(args.question, as_of=args.as_of, k=args.k)
+    if args.json:
+        print(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False, default=str))
+        return
+    value = f" = {number(answer.value)} {answer.unit or ''}" if answer.value is not None else ""
+    print(f"[{answer.kind}]{value}")
+    print(f"  {answer.explanation}")
+    for row in answer.table:
+        print("  | " + " | ".join(f"{k}: {number(v) if isinstance(v, float) else v}" for k, v in row.items()
+                                  if k != "text") + (f" | {row['text'][:120]}..." if "text" in row else ""))
+    for c in answer.citations:
+        where = f"chars {c.start}-{c.end}" if c.start is not None else "figure not found in its text"
+        quote = c.text.replace("\n", " ")
+        print(f"  cite {c.doc} {where}: {quote[:160]}{'...' if len(quote) > 160 else ''}")
+
+
+def cmd_eval_ask(store: FactStore, args: argparse.Namespace) -> None:
+    from factstore.ask.evaluate import evaluate_ask, numeric_questions, report_questions, summarize
+
+    frames = [numeric_questions(store, n=args.numeric)]
+    if args.documents:
+        store.load_reports(args.documents)
+    if args.questions:
+        frames.append(report_questions(args.questions))
+    results = evaluate_ask(store, pd.concat(frames, ignore_index=True))
+    summary = summarize(results)
+    if args.json:
+        print(summary.reset_index(names="type").to_json(orient="records"))
+    else:
+        with pd.option_context("display.precision", 3):
+            print(summary.to_string())
+
+
 def cmd_demo(store: FactStore, args: argparse.Namespace) -> None:
     from factstore.demo import run_demo
 
@@ -273,6 +307,27 @@ def build_parser() -> argparse.ArgumentParser:
     retrieval.add_argument("--plot", help="write the recall-versus-characters curve to this PNG")
     retrieval.add_argument("--db", default=":memory:", help="store to evaluate in (default: in memory)")
     retrieval.set_defaults(run=cmd_eval_retrieval)
+
+    ask = commands.add_parser("ask", help="a question in English or Spanish: a fact or cited passages",
+                              description="Answer a question: a number from the facts (with its filing and "
+                                          "time) or passages from the text index, each with citations.")
+    ask.add_argument("question", help="the question")
+    ask.add_argument("--as-of", help="answer as known at this moment (overrides one named in the question)")
+    ask.add_argument("-k", type=int, default=5, help="passages for text answers (default 5)")
+    ask.add_argument("--json", action="store_true", help="print JSON")
+    _db_option(ask)
+    ask.set_defaults(run=cmd_ask)
+
+    ask_eval = kinds.add_parser("ask", help="routing and numeric accuracy of ask on gold questions",
+                                description="Ask numeric revenue questions built from the store's sales "
+                                            "reference (both languages) and the report questions; print routing "
+                                            "accuracy and numeric exact match (within 0.05 million) by type.")
+    ask_eval.add_argument("--documents", help="rag6_documentos.parquet to load first")
+    ask_eval.add_argument("--questions", help="rag6_preguntas.csv")
+    ask_eval.add_argument("--numeric", type=int, default=200, help="numeric questions over the filings")
+    ask_eval.add_argument("--json", action="store_true", help="print JSON records")
+    _db_option(ask_eval)
+    ask_eval.set_defaults(run=cmd_eval_ask)
 
     demo = commands.add_parser("demo", help="generate the demo data, load it and ask it questions",
                                description="Generate the deterministic demo data (course format), load "

@@ -55,16 +55,21 @@ QUALIFY row_number() OVER (
     ORDER BY CASE WHEN concepts IS NULL THEN 1 ELSE list_position(concepts, concept) END) = 1;
 
 -- Each entity's fiscal years (number, start, end), learned from the annual periods (or, lacking them, the
--- year-to-date starts) reported by as_of; missing years between and one year on each side are extrapolated.
+-- year-to-date starts) reported by as_of (an entity with none by then, e.g. before its first 10-K, uses all
+-- it ever reported: a calendar, not a value); missing years and one year on each side are extrapolated.
 CREATE OR REPLACE MACRO fiscal_years(as_of, entity := NULL) AS TABLE
-WITH candidates AS (
+WITH periods AS (
+    SELECT *, as_of IS NULL OR first_accepted_at <= as_of AS visible
+    FROM entity_periods
+    WHERE (entity IS NULL OR entity_id = entity)
+      AND duration_class(period_start, period_end) IN ('year', 'half', 'nine_months')
+), candidates AS (
     SELECT entity_id, period_start AS fy_start,
         CASE WHEN duration_class(period_start, period_end) = 'year' THEN period_end
              ELSE (period_start + INTERVAL 1 YEAR - INTERVAL 1 DAY)::DATE END AS fy_end,
         duration_class(period_start, period_end) = 'year' AS annual, reports
-    FROM entity_periods
-    WHERE (entity IS NULL OR entity_id = entity) AND (as_of IS NULL OR first_accepted_at <= as_of)
-      AND duration_class(period_start, period_end) IN ('year', 'half', 'nine_months')
+    FROM periods
+    QUALIFY visible OR NOT bool_or(visible) OVER (PARTITION BY entity_id)
 ), counted AS (
     SELECT entity_id, fy_start, fy_end, fiscal_year_of(fy_end) AS fiscal_year,
         bool_or(annual) AS annual, sum(reports) AS n

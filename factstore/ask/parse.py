@@ -45,7 +45,7 @@ _GROWTH = re.compile(r"\b(grow|grew|growth|increase|increased|rise|rose|change|c
                      r"crecimiento|aumentaron|aumento|variacion|vario|subieron|subio)\b")
 _COMPARE = re.compile(r"\b(lowest|highest|largest|smallest|most|least|best|worst|compare|comparison|versus|vs|"
                       r"mas bajo|mas bajos|mas baja|mas alto|mas altos|mas alta|mayor|menor|compara|comparar|"
-                      r"mejor|peor)\b")
+                      r"mejor|peor|which of|cual de|entre los|entre las|mas barato|mas barata|mas caro|mas cara)\b")
 
 
 @dataclass(frozen=True)

@@ -78,14 +78,31 @@ def ask(store: FactStore, question: str, *, as_of: Any = None, k: int = 5) -> An
                "periods": p.periods, "as_of": moment.isoformat() if moment else None,
                "growth": p.growth, "comparison": p.comparison}
     with_facts = [e for e in p.entities if e.has_facts]
-    if p.metric and p.metric.concepts and p.periods and with_facts:
+    answer = None
+    if p.metric and p.metric.concepts and p.periods and with_facts and len(with_facts) == len(p.entities):
         answer = _from_facts(store, p, with_facts, moment)
-    else:
-        answer = _from_text(store, p, moment, k)
+    if answer is None or (answer.kind == "unanswerable" and _has_documents(store, p.entities)
+                          and not _known_later(store, p, with_facts)):
+        text = _from_text(store, p, moment, k)
+        if answer is not None and text.kind != "unanswerable":  # the facts lack it, the documents may not
+            text = Answer(**{**text.__dict__, "explanation": f"{answer.explanation}; {text.explanation}"})
+        answer = text if answer is None or text.kind != "unanswerable" else answer
     return Answer(**{**answer.__dict__, "as_of": moment, "parsed": summary})
 
 
 # ----------------------------------------------------------------------------------------- facts
+def _known_later(store: FactStore, p: Parsed, entities: list[Entity]) -> bool:
+    """Whether the facts hold the asked figures at all (then an as-of miss is 'not yet known', not a
+    reason to search the documents instead)."""
+    try:
+        for e in entities:
+            for period in p.periods:
+                store.fact(e.entity_id, list(p.metric.concepts), period=period, mode="latest", strict=True)
+    except NotFound:
+        return False
+    return True
+
+
 def _figure_span(store: FactStore, doc_id: str, value: float) -> Citation:
     """Where a figure appears in a filing's stored text ('1,234.5' million or the full number)."""
     row = store.sql("SELECT text FROM documents WHERE doc_id = ?", [doc_id])
@@ -152,9 +169,21 @@ def _from_facts(store: FactStore, p: Parsed, entities: list[Entity], moment: dat
 
 
 # ----------------------------------------------------------------------------------------- text
-def _passage(h: Any) -> Citation:
-    start, end = h.spans[0]
-    return Citation(h.doc_id, start, end, h.text)
+def _has_documents(store: FactStore, entities: list[Entity]) -> bool:
+    names = [e.name for e in entities]
+    return bool(names) and bool(store.sql("SELECT count(*) AS n FROM documents WHERE kind = 'report' AND "
+                                          "list_contains(?, issuer)", [names])["n"][0])
+
+
+def _passages(hits: list[Any]) -> tuple[Citation, ...]:
+    """One citation per span of each hit (a chunk with a note cites the note too), quoting it."""
+    out = []
+    for h in hits:
+        offset = 0
+        for start, end in h.spans:
+            out.append(Citation(h.doc_id, start, end, h.text[offset:offset + end - start]))
+            offset += end - start + 2  # the blank line joining spans in the chunk text
+    return tuple(out)
 
 
 def _from_text(store: FactStore, p: Parsed, moment: datetime | None, k: int) -> Answer:
@@ -169,14 +198,14 @@ def _from_text(store: FactStore, p: Parsed, moment: datetime | None, k: int) -> 
         if not {y + d for y in years for d in (-1, 0, 1)} & set(covered.dropna().astype(int)):
             return Answer("unanswerable", p.text, explanation=(
                 f"no document of {', '.join(named)} covers {', '.join(map(str, years))}"))
-    if p.comparison and len(named) > 1:
+    if (p.comparison or len(p.entities) > 1 or any(e.members for e in p.entities)) and len(named) > 1:
         rows, cites = [], []
         for issuer in named:
             hits = store.search(p.text, k=1, strategy="scoped", header=True,
                                 filters={**(filters or {}), "issuer": issuer})
             if hits:
                 rows.append({"entity": issuer, "doc": hits[0].doc_id, "text": hits[0].text})
-                cites.append(_passage(hits[0]))
+                cites.extend(_passages(hits[:1]))
         if rows:
             return Answer("table", p.text, citations=tuple(cites), table=tuple(rows),
                           explanation=f"one filtered search per entity ({len(rows)} of {len(named)} found)")
@@ -186,5 +215,5 @@ def _from_text(store: FactStore, p: Parsed, moment: datetime | None, k: int) -> 
     scope = f" within {', '.join(named)}" if named else ""
     fallback = (" (no facts for this company: answered from its documents)"
                 if p.metric and not any(e.has_facts for e in p.entities) and p.entities else "")
-    return Answer("passages", p.text, citations=tuple(_passage(h) for h in hits),
+    return Answer("passages", p.text, citations=_passages(hits),
                   explanation=f"BM25 over scoped chunks{scope}{fallback}; {len(hits)} passages")

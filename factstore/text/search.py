@@ -62,7 +62,8 @@ class ChunkIndex:
 
     def mask(self, filters: dict[str, Any] | None) -> np.ndarray | None:
         """Rows allowed by filters: doc_id, issuer (accents and case ignored), form, year, period_end,
-        as_of (documents public at or before it)."""
+        as_of (documents public at or before it; one without an acceptance time counts as public from the
+        start of the year after its own, and one without a year never)."""
         if not filters:
             return None
         unknown = set(filters) - set(FILTERS)
@@ -79,8 +80,11 @@ class ChunkIndex:
             elif key == "period_end":
                 keep &= c["period_end"].isin([pd.Timestamp(v) for v in _values(value)]).to_numpy()
             elif key == "as_of":
+                # without an acceptance time, a document of year Y is taken as public from the start of Y+1
                 moment = pd.Timestamp(as_of_timestamp(value))
-                keep &= (c["accepted_at"].isna() | (c["accepted_at"] <= moment)).to_numpy()
+                public = c["accepted_at"].fillna(pd.to_datetime((c["year"] + 1).astype("Int64").astype(str),
+                                                                 format="%Y", errors="coerce"))
+                keep &= (public <= moment).fillna(False).to_numpy(dtype=bool)
             else:
                 keep &= c[key].isin(_values(value)).to_numpy()
         return keep

@@ -1,0 +1,159 @@
+"""ask: parsing and routing in English and Spanish, with paraphrases and misspellings; every citation
+slices the stored text to the passage it quotes."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+import pandas as pd
+import pytest
+
+import factstore
+from factstore.ask.parse import Entity, find_as_of, find_periods, load_metrics, parse
+from factstore.demo_data import generate
+from factstore.demo_reports import generate_reports
+from factstore.text.tokenize import normalize
+
+METRICS = load_metrics()
+KNOWN = [Entity("Rapsa", "RPS", ("RPS",), True), Entity("Busmar Hogar", "BSMH", ("BSMH",), True),
+         Entity("Eólica del Cierzo"), Entity("Atalaya IBEX 35 UCITS ETF"),
+         Entity("Gestora Atalaya", members=("Atalaya IBEX 35 UCITS ETF",))]
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    ("Q4 2019", "2019Q4"), ("2019 Q4", "2019Q4"), ("fourth quarter of 2019", "2019Q4"),
+    ("cuarto trimestre de 2019", "2019Q4"), ("4T 2019", "2019Q4"), ("T2 2021", "2021Q2"),
+    ("third quarter of fiscal 2020", "2020Q3"), ("FY2023", "FY2023"), ("ejercicio 2023", "FY2023"),
+    ("fiscal year 2022", "FY2022"), ("first half 2021", "2021H1"), ("primer semestre de 2021", "2021H1"),
+    ("nine months 2020", "2020M9"), ("en 2018", "FY2018"),
+])
+def test_periods_in_both_languages(text, label):
+    assert find_periods(normalize(text)) == [label]
+
+
+@pytest.mark.parametrize(("text", "moment"), [
+    ("revenue as of 2020-09-30", datetime(2020, 9, 30)), ("known on 2020-06-30", datetime(2020, 6, 30)),
+    ("ventas a fecha de 30/09/2020", datetime(2020, 9, 30)),
+    ("a fecha de 30 de septiembre de 2020", datetime(2020, 9, 30)),
+    ("as of September 30, 2020", datetime(2020, 9, 30)),
+])
+def test_as_of_in_both_languages_and_its_year_is_not_a_period(text, moment):
+    found, rest = find_as_of(normalize(text))
+    assert found == moment and find_periods(rest) == []
+
+
+@pytest.mark.parametrize(("question", "entity", "metric", "periods"), [
+    ("What was Rapsa's revenue in Q4 2019?", "Rapsa", "revenue", ["2019Q4"]),
+    ("¿Cuáles fueron las VENTAS de rapsa en el cuarto trimestre de 2019?", "Rapsa", "revenue", ["2019Q4"]),
+    ("RPS sales, fourth quarter of 2019", "Rapsa", "revenue", ["2019Q4"]),
+    ("Ingresos de Rapssa en 4T 2019", "Rapsa", "revenue", ["2019Q4"]),  # misspelled
+    ("beneficio neto de Busmar Hogar en el ejercicio 2021", "Busmar Hogar", "net_income", ["FY2021"]),
+    ("net income of Busmarr Hogar for FY2021", "Busmar Hogar", "net_income", ["FY2021"]),
+    ("resultado neto de BSMH en el primer semestre de 2021", "Busmar Hogar", "net_income", ["2021H1"]),
+    ("activo total de Rapsa en 2020", "Rapsa", "total_assets", ["FY2020"]),
+    ("EBITDA de eolica del cierzo en 2023", "Eólica del Cierzo", "ebitda", ["FY2023"]),
+    ("riesgos del Atalaya IBEX 35", "Atalaya IBEX 35 UCITS ETF", None, []),
+])
+def test_parse_entities_metrics_periods(question, entity, metric, periods):
+    p = parse(question, KNOWN, METRICS)
+    assert [e.name for e in p.entities] == [entity]
+    assert (p.metric.name if p.metric else None) == metric and p.periods == periods
+
+
+def test_growth_and_comparison_intents():
+    assert parse("¿Cuánto crecieron las ventas de Rapsa en 2023?", KNOWN, METRICS).growth
+    assert parse("How much did Rapsa's sales grow in 2023?", KNOWN, METRICS).growth
+    assert parse("¿Qué ETF de Gestora Atalaya tiene los gastos corrientes más bajos?", KNOWN, METRICS).comparison
+    assert not parse("What was Rapsa's revenue in 2023?", KNOWN, METRICS).growth
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    filings = generate(companies=6)
+    reports = generate_reports().write(tmp_path_factory.mktemp("reports"))
+    with factstore.open() as s:
+        s.load_course(xbrl=filings.xbrl, documents=filings.documents, sales=filings.sales)
+        s.load_reports(reports["documents"])
+        yield s
+
+
+def _assert_citations_slice(store, answer):
+    for c in answer.citations:
+        if c.start is not None:
+            assert store.document(c.doc).text[c.start:c.end] == c.text
+
+
+def test_numeric_question_returns_the_fact_with_its_filing(store):
+    question = "What was Rapsa's revenue in Q4 2019, as known on 2020-06-30?"
+    a = store.ask(question)
+    f = store.fact("RPS", [c for m in METRICS if m.name == "revenue" for c in m.concepts][:3],
+                   period="2019Q4", as_of="2020-06-30")
+    assert (a.kind, a.value, a.unit) == ("fact", f.value, "USD") and a.as_of == datetime(2020, 6, 30)
+    assert {c.doc for c in a.citations} == {p["filing_id"] for p in f.parts}
+    assert any(c.start is not None for c in a.citations)
+    _assert_citations_slice(store, a)
+    spanish = store.ask("¿Cuáles fueron las ventas de Rapsa en el cuarto trimestre de 2019, a fecha de 30/06/2020?")
+    assert spanish.value == a.value
+
+
+def test_as_of_argument_overrides_the_question(store):
+    early = store.ask("What was Rapsa's revenue in Q4 2019, as known on 2020-06-30?", as_of="2020-01-01")
+    assert early.kind == "unanswerable" and "2020-01-01" in early.explanation
+
+
+def test_growth_is_computed_from_cited_facts(store):
+    a = store.ask("¿Cuánto crecieron las ventas de Rapsa en 2021?")
+    concepts = ["Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax"]
+    old, new = (store.fact("RPS", concepts, period=p) for p in ("FY2020", "FY2021"))
+    assert a.kind == "fact" and a.unit == "%"
+    assert a.value == pytest.approx((new.value - old.value) / abs(old.value) * 100)
+    assert {c.doc for c in a.citations} >= {old.source, new.source}
+
+
+def test_text_question_cites_passages(store):
+    a = store.ask("Which risks does Busmar Hogar name in its 2023 annual report?")
+    assert a.kind == "passages" and a.citations
+    _assert_citations_slice(store, a)
+    issuers = store.sql("SELECT doc_id, issuer FROM documents").set_index("doc_id")["issuer"]
+    assert {issuers[c.doc] for c in a.citations} == {"Busmar Hogar"}
+
+
+def test_company_without_facts_falls_back_to_text(store):
+    a = store.ask("¿Cuáles fueron las ventas de Cervecera Olmo en 2023?")
+    assert a.kind == "passages" and "no facts" in a.explanation
+    _assert_citations_slice(store, a)
+
+
+def test_comparison_is_a_table(store):
+    a = store.ask("¿Qué ETF de Gestora Atalaya tiene los gastos corrientes más bajos?")
+    assert a.kind == "table" and len(a.table) >= 4
+    _assert_citations_slice(store, a)
+    facts = store.ask("Compare the net income of Rapsa and Busmar Hogar in FY2021")
+    assert facts.kind == "table" and {r["entity"] for r in facts.table} == {"Rapsa", "Busmar Hogar"}
+
+
+def test_unanswerable_says_why(store):
+    a = store.ask("What was Rapsa's revenue in FY2031?")
+    assert a.kind == "unanswerable" and a.explanation and not a.citations and a.value is None
+
+
+def test_text_as_of_skips_later_filings(store):
+    a = store.ask("What risk factors does Rapsa describe?", as_of="2019-06-01")
+    accepted = store.sql("SELECT doc_id, accepted_at FROM documents").set_index("doc_id")["accepted_at"]
+    assert a.citations and all(pd.isna(accepted[c.doc]) or accepted[c.doc] <= pd.Timestamp("2019-06-01")
+                               for c in a.citations)
+
+
+def test_cli_ask_json(store, tmp_path, capsys):
+    from factstore.cli import main
+
+    db = tmp_path / "s.duckdb"
+    filings = generate(companies=2)
+    with factstore.open(db) as s:
+        s.load_course(xbrl=filings.xbrl, documents=filings.documents)
+    question = "What was Rapsa's revenue in Q4 2019?"
+    assert main(["ask", question, "--as-of", "2020-06-30", "--json", "--db", str(db)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["kind"] == "fact" and printed["as_of"] == "2020-06-30T00:00:00"
+    assert printed["value"] == store.ask("What was Rapsa's revenue in Q4 2019?", as_of="2020-06-30").value
