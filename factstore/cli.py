@@ -161,7 +161,8 @@ def cmd_ask(store: FactStore, args: argparse.Namespace) -> None:
     print(f"  {answer.explanation}")
     for row in answer.table:
         print("  | " + " | ".join(f"{k}: {number(v) if isinstance(v, float) else v}" for k, v in row.items()
-                                  if k != "text") + (f" | {row['text'][:120]}..." if "text" in row else ""))
+                                  if k != "text") + (" | " + " ".join(row["text"].split())[:120] + "..."
+                                                     if "text" in row else ""))
     for c in answer.citations:
         where = f"chars {c.start}-{c.end}" if c.start is not None else "figure not found in its text"
         quote = c.text.replace("\n", " ")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from factstore.ask.parse import Entity, Parsed, load_metrics, parse
 from factstore.errors import NotFound
 from factstore.periods import parse_label
-from factstore.text.tokenize import normalize
+from factstore.text.tokenize import normalize, tokenize
 from factstore.timing import as_of_timestamp
 
 if TYPE_CHECKING:
@@ -169,6 +169,12 @@ def _from_facts(store: FactStore, p: Parsed, entities: list[Entity], moment: dat
 
 
 # ----------------------------------------------------------------------------------------- text
+def _best_line(text: str, query: str) -> str:
+    """The line of a passage (a table row, a list item) sharing most words with the query."""
+    wanted = set(tokenize(query))
+    return max(text.split("\n"), key=lambda line: len(wanted & set(tokenize(line))))
+
+
 def _has_documents(store: FactStore, entities: list[Entity]) -> bool:
     names = [e.name for e in entities]
     return bool(names) and bool(store.sql("SELECT count(*) AS n FROM documents WHERE kind = 'report' AND "
@@ -200,11 +206,14 @@ def _from_text(store: FactStore, p: Parsed, moment: datetime | None, k: int) -> 
                 f"no document of {', '.join(named)} covers {', '.join(map(str, years))}"))
     if (p.comparison or len(p.entities) > 1 or any(e.members for e in p.entities)) and len(named) > 1:
         rows, cites = [], []
+        # each search is filtered to one entity, so the entities' names no longer steer the ranking
+        names_words = {w for n in [*names, *(e.name for e in p.entities)] for w in re.findall(r"\w+", normalize(n))}
+        query = " ".join(w for w in re.findall(r"\w+", normalize(p.text)) if w not in names_words)
         for issuer in named:
-            hits = store.search(p.text, k=1, strategy="scoped", header=True,
+            hits = store.search(query, k=1, strategy="scoped", header=True,
                                 filters={**(filters or {}), "issuer": issuer})
             if hits:
-                rows.append({"entity": issuer, "doc": hits[0].doc_id, "text": hits[0].text})
+                rows.append({"entity": issuer, "doc": hits[0].doc_id, "text": _best_line(hits[0].text, query)})
                 cites.extend(_passages(hits[:1]))
         if rows:
             return Answer("table", p.text, citations=tuple(cites), table=tuple(rows),
