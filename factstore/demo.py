@@ -119,6 +119,13 @@ def run_demo(store: FactStore, companies: int = 40) -> None:
             "issuer": "Rapsa", "form": "10-K", "year": 2019}, header=True):
         print(f"  {hit.header} [{hit.doc_id} chars {hit.spans[0][0]}-{hit.spans[0][1]}]")
         print("     " + hit.text[:200].replace("\n", " ") + "...")
+    _say("Ask in either language: facts for numbers, cited passages for the rest")
+    for question in ("¿Cuánto crecieron las ventas de Rapsa en el ejercicio 2021?",
+                     "¿Qué ETF de Gestora Atalaya tiene los gastos corrientes más bajos?"):
+        answer = store.ask(question)
+        print(f"  {question}\n  [{answer.kind}] {answer.explanation}")
+        for row in answer.table:
+            print(f"    {row['entity']}: {' '.join(row['text'].split())[:110]}")
     print(f"\nRetrieval evaluation on the report corpus: factstore eval retrieval --documents "
           f"{reports['documents']} --passages {reports['passages']} --questions {reports['questions']}")
     print("\nTry: factstore fact RPS Revenues,RevenueFromContractWithCustomerExcludingAssessedTax "

@@ -129,6 +129,9 @@ def test_comparison_is_a_table(store):
     a = store.ask("¿Qué ETF de Gestora Atalaya tiene los gastos corrientes más bajos?")
     assert a.kind == "table" and len(a.table) >= 4
     _assert_citations_slice(store, a)
+    figures = [r["figure"] for r in a.table]
+    assert figures == sorted(figures) and all("gastos corrientes" in normalize(r["text"]) for r in a.table)
+    assert a.table[0]["entity"] in a.explanation
     facts = store.ask("Compare the net income of Rapsa and Busmar Hogar in FY2021")
     assert facts.kind == "table" and {r["entity"] for r in facts.table} == {"Rapsa", "Busmar Hogar"}
 

@@ -169,6 +169,15 @@ def _from_facts(store: FactStore, p: Parsed, entities: list[Entity], moment: dat
 
 
 # ----------------------------------------------------------------------------------------- text
+_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:\.\d{3})+|\d+)(,\d+)?(?![\w])")
+
+
+def _first_number(text: str) -> float | None:
+    """The first figure in a Spanish-formatted line ('1.234,5' or '0,11 %'), ignoring note marks."""
+    m = _NUMBER.search(text)
+    return float(m.group(1).replace(".", "") + (m.group(2) or "").replace(",", ".")) if m else None
+
+
 def _best_line(text: str, query: str) -> str:
     """The line of a passage (a table row, a list item) sharing most words with the query."""
     wanted = set(tokenize(query))
@@ -216,8 +225,16 @@ def _from_text(store: FactStore, p: Parsed, moment: datetime | None, k: int) -> 
                 rows.append({"entity": issuer, "doc": hits[0].doc_id, "text": _best_line(hits[0].text, query)})
                 cites.extend(_passages(hits[:1]))
         if rows:
-            return Answer("table", p.text, citations=tuple(cites), table=tuple(rows),
-                          explanation=f"one filtered search per entity ({len(rows)} of {len(named)} found)")
+            found = f"one filtered search per entity ({len(rows)} of {len(named)} found)"
+            figures = [_first_number(r["text"]) for r in rows]
+            if all(f is not None for f in figures):  # each row quotes a figure: rank them
+                low = bool(_LOW.search(normalize(p.text)))
+                rows = sorted(({**r, "figure": f} for r, f in zip(rows, figures, strict=True)),
+                              key=lambda r: r["figure"], reverse=not low)
+                cites = [c for r in rows for c in cites if c.doc == r["doc"]]
+                found += (f"; {'lowest' if low else 'highest'} figure quoted: {rows[0]['entity']} "
+                          f"({rows[0]['figure']:g})")
+            return Answer("table", p.text, citations=tuple(cites), table=tuple(rows), explanation=found)
     hits = store.search(p.text, k=k, strategy="scoped", header=True, filters=filters)
     if not hits:
         return Answer("unanswerable", p.text, explanation="no passage of the indexed documents matches")
