@@ -32,7 +32,7 @@ from factstore.text.search import ChunkIndex, Hit
 from factstore.timing import as_of_timestamp
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
-SQL_FILES = ("schema.sql", "macros.sql", "views.sql")
+SQL_FILES = ("schema.sql", "macros.sql", "panel.sql", "views.sql")
 MODES = ("as_of", "first", "latest")
 TAXONOMY_ORDER = {"us-gaap": 0, "ifrs-full": 1, "dei": 2, "srt": 3}
 
@@ -562,6 +562,27 @@ class FactStore:
         if mode not in MODES:
             raise ValueError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
         return as_of_timestamp(as_of)
+
+    # ----------------------------------------------------------------- backtest feed
+    def panel(self, tickers: list[str | int], concepts: list[str], dates: list[Any], *, ttm: bool = False,
+              mode: str = "as_of", wide: bool = False) -> pd.DataFrame:
+        """For each date, ticker and concept the newest fiscal quarter known strictly before the date (a date
+        is 00:00 UTC) with its as-of value; ttm=True adds the trailing twelve months, wide=True gives a value
+        column per concept. Any iterables will do; see factstore.feed.panel."""
+        from factstore.feed import panel
+        return panel(self, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide)
+
+    def panel_arrow(self, tickers: list[str | int], concepts: list[str], dates: list[Any], *, ttm: bool = False,
+                    mode: str = "as_of", wide: bool = False) -> Any:
+        """`panel` as a pyarrow.Table."""
+        from factstore.feed import panel_arrow
+        return panel_arrow(self, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide)
+
+    def iter_panel(self, tickers: list[str | int], concepts: list[str], dates: list[Any], *, ttm: bool = False,
+                   mode: str = "as_of", wide: bool = False) -> Iterator[tuple[pd.Timestamp, pd.DataFrame]]:
+        """`panel` one date at a time, in date order: (date, its rows), for event-driven backtests."""
+        from factstore.feed import iter_panel
+        return iter_panel(self, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide)
 
 
 def _day(value: Any, name: str) -> date | None:

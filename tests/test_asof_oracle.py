@@ -19,6 +19,7 @@ PERIODS = {  # calendar-year filer: the periods a 10-Q/10-K reports
     "I2019-12-31": (None, date(2019, 12, 31)),
 }
 CONCEPTS = ["us-gaap:Revenues", "us-gaap:NetIncomeLoss"]
+INSTANT = "us-gaap:Assets"
 T0 = datetime(2019, 1, 1)
 FORMS = ["10-Q", "10-K", "10-Q/A", "10-K/A"]
 
@@ -36,7 +37,10 @@ def raw_rows(draw):
         docs.append({"id_doc": doc, "ticker": ticker, "emisor": ticker.title(), "tipo": form,
                      "periodo_fin": date(2019, 12, 31), "texto": ""})
         for label in draw(st.lists(st.sampled_from(sorted(PERIODS)), min_size=1, max_size=6, unique=True)):
-            for concept in draw(st.lists(st.sampled_from(CONCEPTS), min_size=1, unique=True)):
+            # instants belong to balance-sheet concepts; durations to flows (never one concept as both)
+            drawn = [INSTANT] if label.startswith("I") else draw(st.lists(st.sampled_from(CONCEPTS), min_size=1,
+                                                                           unique=True))
+            for concept in drawn:
                 start, end = PERIODS[label]
                 rows.append({"id_doc": doc, "concepto": concept, "periodo_inicio": start, "periodo_fin": end,
                              "valor": float(draw(st.integers(-50, 1000))),
@@ -78,7 +82,7 @@ def q4_oracle(rows, ticker, concept, as_of):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=raw_rows(), queries=st.lists(st.tuples(
-    st.sampled_from(["AAA", "BBB"]), st.sampled_from(CONCEPTS), st.sampled_from(sorted(PERIODS)),
+    st.sampled_from(["AAA", "BBB"]), st.sampled_from([*CONCEPTS, INSTANT]), st.sampled_from(sorted(PERIODS)),
     st.integers(-86400, 3 * 365 * 86400 + 86400), st.sampled_from(["as_of", "first", "latest"])),
     min_size=1, max_size=12))
 def test_fact_agrees_with_brute_force(data, queries):

@@ -1,0 +1,98 @@
+"""Backtest feed: the newest fiscal quarter of many tickers and concepts as known at many dates.
+
+The answer comes from the `panel_asof` table macro (sql/panel.sql) in one set-based query; this module
+resolves names, passes dates and shapes the result (long, wide, Arrow, or one frame per date).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from datetime import date
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import duckdb
+import pandas as pd
+import pyarrow as pa
+
+from factstore.timing import as_of_timestamp
+
+if TYPE_CHECKING:
+    from factstore.store import FactStore
+
+T = TypeVar("T")
+DATES_VIEW = "_fs_panel_dates"
+
+
+def panel(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
+          ttm: bool = False, mode: str = "as_of", wide: bool = False) -> pd.DataFrame:
+    """For each date × ticker × concept, the newest discrete fiscal quarter known before the date (a date is
+    00:00 UTC; a filing counts only if accepted strictly before): date, ticker, concept (as given),
+    fiscal_period, period_start, period_end, value, accepted_at, derived, and with ttm=True the trailing
+    twelve months (NULL unless the four newest quarters are consecutive; never for instants). wide=True
+    gives one row per date and ticker with a value column per concept (and `<concept>_ttm`)."""
+    long = _run(store, tickers, concepts, dates, ttm, mode, lambda rel: rel.df())
+    return _wide(long, ttm) if wide else long
+
+
+def panel_arrow(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
+                ttm: bool = False, mode: str = "as_of", wide: bool = False) -> pa.Table:
+    """`panel` as an Arrow table (long form fetched from DuckDB as Arrow; dates as date32)."""
+    if wide:
+        return pa.Table.from_pandas(panel(store, tickers, concepts, dates, ttm=ttm, mode=mode, wide=True),
+                                    preserve_index=False)
+    return _run(store, tickers, concepts, dates, ttm, mode, lambda rel: rel.to_arrow_table())
+
+
+def iter_panel(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
+               ttm: bool = False, mode: str = "as_of",
+               wide: bool = False) -> Iterator[tuple[pd.Timestamp, pd.DataFrame]]:
+    """`panel` one date at a time, in date order: (date, that date's rows). The panel is computed in one
+    query before the first date is yielded, so the store can be queried inside the loop."""
+    frame = panel(store, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide)
+    for when, rows in frame.groupby("date", sort=True):
+        yield when, rows.reset_index(drop=True)
+
+
+def _run(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any],
+         ttm: bool, mode: str, fetch: Callable[[duckdb.DuckDBPyRelation], T]) -> T:
+    """Resolve the names, register the dates and fetch the panel query's result with `fetch`."""
+    store._as_of(None, mode)  # checks mode
+    given = list(dict.fromkeys(str(t) for t in ([tickers] if isinstance(tickers, str | int) else tickers)))
+    names = list(dict.fromkeys([concepts] if isinstance(concepts, str) else concepts))
+    moments = sorted({as_of_timestamp(d) for d in ([dates] if isinstance(dates, str | date) else dates)})
+    for what, items in (("tickers", given), ("concepts", names), ("dates", moments)):
+        if not items:
+            raise ValueError(f"panel: give at least one of {what}")
+    params = {
+        "entity_ids": [store.resolve_entity(t) for t in given], "tickers": given, "t_no": list(range(len(given))),
+        "concepts": [store.resolve_concepts(n)[0] for n in names], "names": names,
+        "c_no": list(range(len(names))), "mode": mode,
+    }
+    store.con.register(DATES_VIEW, pd.DataFrame({"date": pd.Series(moments, dtype="datetime64[us]")}))
+    try:
+        return fetch(store.con.sql(_query(ttm), params=params))
+    finally:
+        store.con.unregister(DATES_VIEW)
+
+
+def _wide(long: pd.DataFrame, ttm: bool) -> pd.DataFrame:
+    """One row per date and ticker (in the long frame's order), a value column per concept (and its TTM)."""
+    rows = pd.MultiIndex.from_frame(long[["date", "ticker"]].drop_duplicates())
+    names = list(dict.fromkeys(long["concept"]))
+    fields = ["value", "ttm"] if ttm else ["value"]
+    wide = long.pivot(index=["date", "ticker"], columns="concept", values=fields)
+    wide = wide.reindex(index=rows, columns=[(f, n) for n in names for f in fields])
+    wide.columns = [n if f == "value" else f"{n}_ttm" for f, n in wide.columns]
+    return wide.reset_index()
+
+
+def _query(ttm: bool) -> str:
+    """The panel query: panel_asof with the tickers and concept names as given, in the order given."""
+    return f"""
+    WITH tickers AS (SELECT unnest($entity_ids) AS entity_id, unnest($tickers) AS ticker, unnest($t_no) AS t_no),
+         names AS (SELECT unnest($concepts) AS concept, unnest($names) AS name, unnest($c_no) AS c_no)
+    SELECT p.date, t.ticker, n.name AS concept, p.fiscal_period, p.period_start, p.period_end, p.value,
+        p.accepted_at, p.derived{", p.ttm" if ttm else ""}
+    FROM panel_asof('{DATES_VIEW}', $concepts, entities := $entity_ids, mode := $mode) p
+    JOIN tickers t USING (entity_id) JOIN names n USING (concept)
+    ORDER BY p.date, t.t_no, n.c_no"""

@@ -1,0 +1,210 @@
+"""The backtest feed (store.panel and friends, sql/panel.sql) on demo data: every cell against a brute-force
+oracle over store.quarters, amendments from the first date after their acceptance, restatements of old
+years, and the wide, Arrow, per-date and SQL forms of the same answer."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import factstore
+from factstore.demo_data import generate
+from factstore.errors import NotFound
+
+MICROSECOND = pd.Timedelta(microseconds=1)
+DAY = pd.Timedelta(days=1)
+CONCEPTS = ["NetIncomeLoss", "SalesRevenueNet", "RevenueFromContractWithCustomerExcludingAssessedTax", "Assets",
+            "EarningsPerShareBasic"]
+REVENUE_TAGS = {"us-gaap:Revenues", "us-gaap:SalesRevenueNet",
+                "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"}
+
+
+@pytest.fixture(scope="module")
+def demo():
+    data = generate(companies=6, html=False)
+    store = factstore.open()
+    store.load_course(xbrl=data.xbrl, documents=data.documents, progress=False)
+    yield data, store
+    store.close()
+
+
+def utc(ts: pd.Timestamp) -> pd.Timestamp:
+    """A tz-aware time as the store's naive UTC."""
+    return ts.tz_convert("UTC").tz_localize(None)
+
+
+def oracle(store, ticker: str, concept: str, when: pd.Timestamp, mode: str) -> dict | None:
+    """The slow, obviously-correct cell: every quarter known a microsecond before the date, then the newest
+    (and the TTM as the sum of the newest four, if consecutive fiscal quarters of a duration)."""
+    q = store.quarters(ticker, concept, as_of=when - MICROSECOND, mode=mode)
+    if q.empty:
+        return None
+    newest = q.iloc[-1]
+    last4 = q.tail(4)
+    numbers = (last4["fiscal_year"] * 4 + last4["fiscal_quarter"]).tolist()
+    consecutive = len(last4) == 4 and numbers == list(range(numbers[0], numbers[0] + 4))
+    return {"fiscal_period": newest["fiscal_period"], "period_end": newest["period_end"],
+            "value": newest["value"], "accepted_at": newest["accepted_at"], "derived": bool(newest["derived"]),
+            "ttm": last4["value"].sum() if consecutive and last4["period_start"].notna().all() else None}
+
+
+@st.composite
+def questions(draw, data):
+    docs = data.documents
+    tickers = draw(st.lists(st.sampled_from(sorted(docs["ticker"].unique())), min_size=1, max_size=2, unique=True))
+    concepts = draw(st.lists(st.sampled_from(CONCEPTS), min_size=1, max_size=2, unique=True))
+    accepted = [utc(t) for t in docs["ts_presentacion"]]
+    moment = st.one_of(
+        st.sampled_from(accepted),                                       # exactly at an acceptance
+        st.sampled_from(accepted).map(lambda t: t.normalize()),          # 00:00 of its day
+        st.sampled_from(accepted).map(lambda t: t.normalize() + DAY),    # the next 00:00
+        st.integers(0, 7 * 365).map(lambda d: pd.Timestamp("2017-06-01") + pd.Timedelta(days=d)),
+    )
+    dates = draw(st.lists(moment, min_size=1, max_size=3))
+    return tickers, concepts, dates, draw(st.sampled_from(["as_of", "as_of", "first", "latest"]))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_every_cell_equals_the_oracle_and_uses_no_later_filing(demo, draw):
+    data, store = demo
+    tickers, concepts, dates, mode = draw.draw(questions(data))
+    got = store.panel(tickers, concepts, dates, ttm=True, mode=mode)
+    assert len(got) == len(set(dates)) * len(tickers) * len(concepts)
+    if mode != "latest":
+        known = got.dropna(subset=["value"])
+        assert (known["accepted_at"] < known["date"]).all(), "a cell uses a filing accepted on or after its date"
+    for cell in got.itertuples():
+        want = oracle(store, cell.ticker, cell.concept, cell.date, mode)
+        where = f"{cell.ticker} {cell.concept} {cell.date} {mode}"
+        if want is None:
+            assert pd.isna(cell.value) and pd.isna(cell.fiscal_period), where
+            continue
+        assert (cell.fiscal_period, cell.period_end, cell.value, cell.accepted_at, cell.derived) == (
+            want["fiscal_period"], want["period_end"], want["value"], want["accepted_at"], want["derived"]), where
+        assert pd.isna(cell.ttm) if want["ttm"] is None else cell.ttm == pytest.approx(want["ttm"]), where
+
+
+def test_an_amendment_moves_the_value_from_the_first_date_after_its_acceptance(demo):
+    data, store = demo
+    docs, xbrl = data.documents, data.xbrl
+    checked = 0
+    for a in docs[docs["tipo"] == "10-Q/A"].itertuples():
+        original = docs[(docs["ticker"] == a.ticker) & (docs["tipo"] == "10-Q")
+                        & (docs["periodo_fin"] == a.periodo_fin)].iloc[0]
+        new, old = xbrl[xbrl["id_doc"] == a.id_doc], xbrl[xbrl["id_doc"] == original["id_doc"]]
+        both = new.merge(old, on=["concepto", "periodo_inicio", "periodo_fin"], suffixes=("", "_old"))
+        quarter = both[both["concepto"].isin(REVENUE_TAGS) & (both["periodo_fin"] == a.periodo_fin)
+                       & ((both["periodo_fin"] - both["periodo_inicio"]).dt.days < 100)
+                       & (both["valor"] != both["valor_old"])]
+        if quarter.empty:
+            continue
+        c = quarter.iloc[0]
+        accepted = utc(a.ts_presentacion)
+        got = store.panel([a.ticker], [c.concepto], [accepted.normalize(), accepted, accepted.normalize() + DAY])
+        assert got["value"].tolist() == [c.valor_old, c.valor_old, c.valor], f"{a.ticker} {a.id_doc}"
+        assert (got["period_end"] == a.periodo_fin).all()
+        assert got["accepted_at"].iloc[-1] == accepted and (got["accepted_at"].iloc[:2] < accepted).all()
+        checked += 1
+    assert checked >= 3
+
+
+def test_a_10ka_for_an_old_year_does_not_replace_the_newest_quarter():
+    data = generate(companies=2, html=False)
+    docs, xbrl = data.documents, data.xbrl
+    ticker = docs["ticker"].iloc[0]
+    tenk = docs[(docs["ticker"] == ticker) & (docs["tipo"] == "10-K")].iloc[1]  # the second fiscal year filed
+    later = docs[(docs["ticker"] == ticker) & (docs["ts_presentacion"] > tenk.ts_presentacion + pd.Timedelta(days=400))]
+    when = later["ts_presentacion"].iloc[0] + pd.Timedelta(days=3)  # a 10-K/A years later, restating that year
+    restated = xbrl[xbrl["id_doc"] == tenk.id_doc].assign(
+        id_doc="DX00001", forma="10-K/A", ts_presentacion=when,
+        valor=lambda x: x["valor"].where(x["concepto"] != "us-gaap:NetIncomeLoss", x["valor"] * 1.05))
+    amendment = docs[docs["id_doc"] == tenk.id_doc].assign(id_doc="DX00001", tipo="10-K/A", ts_presentacion=when)
+    with factstore.open() as store:
+        store.load_course(xbrl=pd.concat([xbrl, restated]), documents=pd.concat([docs, amendment]), progress=False)
+        accepted = utc(when)
+        got = store.panel([ticker], ["NetIncomeLoss"], [accepted.normalize(), accepted.normalize() + DAY])
+        assert got["fiscal_period"].nunique() == 1 and got["value"].nunique() == 1
+        assert got["period_end"].iloc[1] > tenk.periodo_fin
+        # the restatement did land: that year's Q4 changed when the 10-K/A was accepted
+        before, after = (store.quarters(ticker, "NetIncomeLoss", as_of=t).set_index("period_end")["value"]
+                         for t in (accepted.normalize(), accepted.normalize() + DAY))
+        assert before[tenk.periodo_fin] != after[tenk.periodo_fin]
+
+
+def test_wide_pivots_one_value_column_per_concept_as_given(demo):
+    data, store = demo
+    tickers = list(data.documents["ticker"].unique()[:3])
+    concepts = ["NetIncomeLoss", "us-gaap:Assets"]
+    dates = ["2021-01-01", "2020-01-01"]
+    long = store.panel(tickers, concepts, dates, ttm=True)
+    wide = store.panel(tickers, concepts, dates, ttm=True, wide=True)
+    assert wide.columns.tolist() == ["date", "ticker", "NetIncomeLoss", "NetIncomeLoss_ttm", "us-gaap:Assets",
+                                     "us-gaap:Assets_ttm"]
+    assert wide[["date", "ticker"]].values.tolist() == long[["date", "ticker"]].drop_duplicates().values.tolist()
+    for row in long.itertuples():
+        mine = wide[(wide["date"] == row.date) & (wide["ticker"] == row.ticker)].iloc[0]
+        assert mine[row.concept] == row.value and pd.isna(mine[f"{row.concept}_ttm"]) == pd.isna(row.ttm)
+    twice = store.panel(tickers, [*concepts, "Assets"], dates, wide=True)  # two names of one concept
+    assert twice.columns.tolist() == ["date", "ticker", *concepts, "Assets"]
+    assert twice["Assets"].tolist() == twice["us-gaap:Assets"].tolist() == wide["us-gaap:Assets"].tolist()
+
+
+def test_panel_arrow_is_the_same_table(demo):
+    data, store = demo
+    args = (list(data.documents["ticker"].unique()[:3]), ["NetIncomeLoss", "Assets"], ["2019-07-01", "2022-03-31"])
+    table = store.panel_arrow(*args, ttm=True)
+    assert isinstance(table, pa.Table)
+    assert table.schema.field("date").type == pa.timestamp("us") and table.schema.field("value").type == pa.float64()
+    assert table.schema.field("period_end").type == pa.date32() and table.schema.field("derived").type == pa.bool_()
+    frame = table.to_pandas()
+    for column in ("period_start", "period_end"):
+        frame[column] = pd.to_datetime(frame[column]).astype("datetime64[us]")
+    pd.testing.assert_frame_equal(frame, store.panel(*args, ttm=True), check_dtype=False)
+    wide = store.panel_arrow(*args, wide=True)
+    pd.testing.assert_frame_equal(wide.to_pandas(), store.panel(*args, wide=True), check_dtype=False)
+
+
+def test_iter_panel_yields_each_date_in_order(demo):
+    data, store = demo
+    args = (list(data.documents["ticker"].unique()), ["NetIncomeLoss"],
+            ["2022-01-01", "2019-05-01", pd.Timestamp("2020-08-14 15:30", tz="America/New_York"), "2019-05-01"])
+    long = store.panel(*args)
+    seen = list(store.iter_panel(*args))
+    assert [d for d, _ in seen] == sorted(long["date"].unique())
+    assert seen[1][0] == pd.Timestamp("2020-08-14 19:30")  # a time with a zone, in UTC
+    for when, frame in seen:
+        pd.testing.assert_frame_equal(frame, long[long["date"] == when].reset_index(drop=True))
+
+
+def test_the_sql_macro_gives_the_same_answer(demo):
+    data, store = demo
+    tickers = list(data.documents["ticker"].unique())  # course entity_ids are the tickers
+    concepts = ["us-gaap:NetIncomeLoss", "us-gaap:EarningsPerShareBasic"]
+    dates = pd.DataFrame({"date": pd.to_datetime(["2019-03-31", "2020-12-31", "2023-06-30"])})
+    store.con.register("panel_dates", dates)
+    try:
+        sql = store.sql("SELECT * FROM panel_asof('panel_dates', ?, entities := ?) ORDER BY date, entity_id, concept",
+                        [concepts, tickers[:4]])
+        everyone = store.sql("SELECT count(DISTINCT entity_id) FROM panel_asof('panel_dates', ?)", [concepts])
+    finally:
+        store.con.unregister("panel_dates")
+    py = store.panel(tickers[:4], concepts, dates["date"], ttm=True).rename(columns={"ticker": "entity_id"})
+    py = py.sort_values(["date", "entity_id", "concept"]).reset_index(drop=True)
+    pd.testing.assert_frame_equal(sql, py, check_dtype=False)
+    assert everyone.iloc[0, 0] == len(tickers)
+
+
+def test_bad_arguments_are_refused(demo):
+    _, store = demo
+    with pytest.raises(ValueError, match="mode"):
+        store.panel(["RPS"], ["NetIncomeLoss"], ["2020-01-01"], mode="future")
+    with pytest.raises(ValueError, match="dates"):
+        store.panel(["RPS"], ["NetIncomeLoss"], [])
+    with pytest.raises(NotFound):
+        store.panel(["NOPE"], ["NetIncomeLoss"], ["2020-01-01"])
+    with pytest.raises(NotFound):
+        store.panel(["RPS"], ["NoSuchConcept"], ["2020-01-01"])
