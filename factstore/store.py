@@ -379,8 +379,9 @@ class FactStore:
               strict: bool, wanted: str, ts: datetime | None) -> Fact | None:
         if unit is not None:
             rows = [r for r in rows if r["unit"] == unit]
+        # a reported duration before an instant standing in for the year, then USD before other units
         valued = sorted((r for r in rows if r["value"] is not None),
-                        key=lambda r: (r["unit"] != "USD", r["unit"]))
+                        key=lambda r: (r.get("kind") == "instant", r["unit"] != "USD", r["unit"]))
         if not valued:
             if strict:
                 notes = "; ".join(sorted({r["note"] for r in rows if r.get("note")}))
