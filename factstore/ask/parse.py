@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from difflib import SequenceMatcher
+from functools import cache
 from pathlib import Path
 
 from factstore.text.tokenize import normalize
@@ -81,11 +83,12 @@ class Parsed:
     comparison: bool = False
 
 
-def load_metrics(path: Path = METRICS_FILE) -> list[Metric]:
-    """The synonym table: words (either language) to an ordered list of concepts."""
+@cache
+def load_metrics(path: Path = METRICS_FILE) -> tuple[Metric, ...]:
+    """The synonym table: words (either language) to an ordered list of concepts (read once)."""
     with open(path, encoding="utf-8") as f:
-        return [Metric(r["metric"], tuple(normalize(w) for w in r["words"].split(";") if w),
-                       tuple(c for c in r["concepts"].split(";") if c)) for r in csv.DictReader(f)]
+        return tuple(Metric(r["metric"], tuple(normalize(w) for w in r["words"].split(";") if w),
+                       tuple(c for c in r["concepts"].split(";") if c)) for r in csv.DictReader(f))
 
 
 def _words(text: str) -> list[str]:
@@ -162,7 +165,7 @@ def find_entities(question: str, norm: str, known: list[Entity]) -> list[Entity]
     return [e for e in out if not any(o is not e and normalize(e.name) in normalize(o.name) for o in out)]
 
 
-def find_metric(norm: str, metrics: list[Metric]) -> Metric | None:
+def find_metric(norm: str, metrics: Sequence[Metric]) -> Metric | None:
     """The metric named by the longest synonym found in the question."""
     spaced = " " + " ".join(_words(norm)) + " "
     best: tuple[int, Metric] | None = None
@@ -173,7 +176,7 @@ def find_metric(norm: str, metrics: list[Metric]) -> Metric | None:
     return best[1] if best else None
 
 
-def parse(question: str, known: list[Entity], metrics: list[Metric]) -> Parsed:
+def parse(question: str, known: list[Entity], metrics: Sequence[Metric]) -> Parsed:
     """Read a question in English or Spanish."""
     norm = normalize(question)
     as_of, rest = find_as_of(norm)
