@@ -10,10 +10,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pandas as pd
+from tqdm import tqdm
 
 import factstore
 from factstore.errors import FactstoreError
-from factstore.store import MODES, Fact, FactStore
+from factstore.sec.client import SecClient
+from factstore.store import MODES, Fact, FactStore, LoadReport
 from factstore.text.chunkers import DEFAULT_SIZE, STRATEGIES
 
 STRATEGY_NAMES = list(STRATEGIES)
@@ -74,14 +76,73 @@ def cmd_load_course(store: FactStore, args: argparse.Namespace) -> None:
 
 
 def cmd_load_companyfacts(store: FactStore, args: argparse.Namespace) -> None:
-    from tqdm import tqdm
-
     total = [0, 0]
     for path in tqdm(args.files, desc="companyfacts", unit="file", disable=len(args.files) < 2):
         report = store.load_companyfacts(path, args.submissions or None)
         total[0] += report.filings
         total[1] += report.reports
     print(f"added {total[0]} filings, {total[1]} reports")
+
+
+def _sec_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--user-agent", help="your name and contact address, as the SEC requires "
+                                             "(default: $FACTSTORE_USER_AGENT)")
+    parser.add_argument("--base-url", help="scheme and host to use instead of data.sec.gov and www.sec.gov, "
+                                           "e.g. a mirror (default: $FACTSTORE_SEC_BASE_URL)")
+    parser.add_argument("--cache", help="folder for the raw responses (default: $FACTSTORE_SEC_CACHE or ./sec-cache)")
+    parser.add_argument("--offline", action="store_true", help="replay the cache; send no request")
+
+
+def _company_options(parser: argparse.ArgumentParser, required: bool) -> None:
+    parser.add_argument("--ticker", action="append", default=[], help="ticker (repeat for several)")
+    parser.add_argument("--cik", action="append", default=[], type=int, help="CIK (repeat for several)")
+    parser.set_defaults(companies_required=required)
+
+
+def _client(args: argparse.Namespace) -> SecClient:
+    return SecClient(args.user_agent, base_url=args.base_url, cache_dir=args.cache, offline=args.offline)
+
+
+def _companies(args: argparse.Namespace) -> list[str | int]:
+    companies: list[str | int] = [*args.ticker, *args.cik]
+    if not companies and args.companies_required:
+        raise ValueError("name a company: --ticker AAPL or --cik 320193")
+    return companies
+
+
+def _reported(reports: list[LoadReport]) -> None:
+    """Totals after the per-company lines; a failed company makes the command fail."""
+    done = [r for r in reports if not r.error]
+    print(f"added {sum(r.reports for r in done)} facts, {sum(r.filings for r in done)} filings, "
+          f"{sum(r.documents for r in done)} documents for {len(done)} of {len(reports)} companies")
+    failed = [r for r in reports if r.error]
+    if failed:
+        raise FactstoreError(f"{len(failed)} failed (nothing of them was loaded; run again to retry): "
+                             + ", ".join(r.source for r in failed))
+
+
+def _say(line: str) -> None:
+    tqdm.write(line)
+    sys.stdout.flush()
+
+
+def cmd_fetch_companyfacts(store: FactStore, args: argparse.Namespace) -> None:
+    _reported(store.fetch_companyfacts(_companies(args), _client(args), keep_going=True, say=_say))
+
+
+def cmd_fetch_filings(store: FactStore, args: argparse.Namespace) -> None:
+    _reported(store.fetch_filings(_companies(args), _client(args), forms=args.form, since=args.since,
+                                  until=args.until, keep_going=True, say=_say))
+
+
+def cmd_fetch_bulk(store: FactStore, args: argparse.Namespace) -> None:
+    local = all(p is None or os.path.isfile(p) for p in (args.archive, args.submissions))
+    _reported(store.fetch_bulk(args.archive, None if local else _client(args), submissions=args.submissions,
+                               say=_say))
+
+
+def cmd_update(store: FactStore, args: argparse.Namespace) -> None:
+    _reported(store.update(_companies(args) or None, _client(args), keep_going=True, say=_say))
 
 
 def cmd_fact(store: FactStore, args: argparse.Namespace) -> None:
@@ -329,6 +390,48 @@ def build_parser() -> argparse.ArgumentParser:
     ask_eval.add_argument("--json", action="store_true", help="print JSON records")
     _db_option(ask_eval)
     ask_eval.set_defaults(run=cmd_eval_ask)
+
+    fetch = commands.add_parser("fetch", help="fetch from the SEC into the store (one transaction per company)",
+                                description="Fetch from SEC EDGAR, keeping its fair-access rules; every raw "
+                                            "response is cached first. Accessions already loaded are never "
+                                            "loaded again, so an interrupted run can simply be run again.")
+    sources = fetch.add_subparsers(dest="source", required=True, metavar="SOURCE")
+    fcf = sources.add_parser("companyfacts", help="companyfacts and submissions JSON of companies",
+                             description="Fetch each company's companyfacts JSON (its XBRL facts) and submissions "
+                                         "JSON (acceptance times) and load the facts of new accessions.")
+    _company_options(fcf, required=True)
+    _sec_options(fcf)
+    _db_option(fcf)
+    fcf.set_defaults(run=cmd_fetch_companyfacts)
+    ffl = sources.add_parser("filings", help="primary documents of filings, parsed and chunked",
+                             description="Fetch the primary documents of a company's filings from the archives, "
+                                         "parse them into sections and blocks and chunk them for search.")
+    _company_options(ffl, required=True)
+    ffl.add_argument("--form", action="append", help="form, e.g. 10-K (repeat for several; default all)")
+    ffl.add_argument("--since", help="filed on or after this date")
+    ffl.add_argument("--until", help="filed on or before this date")
+    _sec_options(ffl)
+    _db_option(ffl)
+    ffl.set_defaults(run=cmd_fetch_filings)
+    fbk = sources.add_parser("bulk", help="the bulk companyfacts.zip, member by member",
+                             description="Load the SEC's bulk companyfacts.zip streamed member by member (nothing "
+                                         "unpacked to disk), one transaction per company; a rerun resumes. A name "
+                                         "that is not a local file is downloaded from the SEC's archives.")
+    fbk.add_argument("archive", nargs="?", default="companyfacts.zip", help="companyfacts.zip (path or SEC name)")
+    fbk.add_argument("--submissions", help="submissions.zip, for acceptance times to the second "
+                                           "(else the end of the filing date, New York time)")
+    _sec_options(fbk)
+    _db_option(fbk)
+    fbk.set_defaults(run=cmd_fetch_bulk)
+
+    upd = commands.add_parser("update", help="load only filings new since the last run",
+                              description="For every SEC company in the store (or those named), fetch its "
+                                          "submissions and load only accessions new since the last run: their "
+                                          "facts, and documents of the forms the store keeps for it.")
+    _company_options(upd, required=False)
+    _sec_options(upd)
+    _db_option(upd)
+    upd.set_defaults(run=cmd_update)
 
     demo = commands.add_parser("demo", help="generate the demo data, load it and ask it questions",
                                description="Generate the deterministic demo data (course format), load "

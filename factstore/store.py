@@ -25,6 +25,8 @@ from factstore.loaders.companyfacts import Json, read_companyfacts
 from factstore.loaders.course import Table, read_course
 from factstore.loaders.reports import read_reports
 from factstore.periods import parse_label
+from factstore.sec import sync
+from factstore.sec.client import SecClient
 from factstore.text.blocks import Block, Document, Section
 from factstore.text.chunkers import DEFAULT_SIZE, STRATEGIES, chunk, chunk_text, header_for
 from factstore.text.parse import parse_rows
@@ -78,6 +80,8 @@ class LoadReport:
     filings: int
     reports: int
     documents: int
+    error: str | None = None  # why this part of a multi-company run failed (nothing of it was loaded)
+    note: str | None = None  # e.g. 'unchanged since it was loaded'
 
 
 def open_store(path: str | Path | None = None, *, read_only: bool = False) -> FactStore:
@@ -169,6 +173,46 @@ class FactStore:
             step("write")
             return self._apply(batch)
 
+    # ----------------------------------------------------------------- the SEC
+    def fetch_companyfacts(self, companies: str | int | list[str | int], client: SecClient | None = None, *,
+                           keep_going: bool = False, progress: bool | None = None,
+                           say: Callable[[str], None] | None = None) -> list[LoadReport]:
+        """Fetch companies' companyfacts and submissions (tickers or CIKs) from the SEC and load the facts of
+        accessions not loaded yet, one transaction per company. The client defaults to SecClient() (User-Agent
+        from FACTSTORE_USER_AGENT). With keep_going, a failed company is reported in its LoadReport's error."""
+        return sync.fetch_companyfacts(self, client or SecClient(), companies, keep_going=keep_going,
+                                       progress=progress, say=say)
+
+    def fetch_filings(self, companies: str | int | list[str | int], client: SecClient | None = None, *,
+                      forms: list[str] | None = None, since: Any = None, until: Any = None, keep_going: bool = False,
+                      progress: bool | None = None, say: Callable[[str], None] | None = None) -> list[LoadReport]:
+        """Fetch the primary documents of companies' filings (of these forms, filed from `since` to `until`),
+        parse them into sections and blocks and chunk them for search; one transaction per company."""
+        return sync.fetch_filings(self, client or SecClient(), companies, forms=forms, since=since, until=until,
+                                  keep_going=keep_going, progress=progress, say=say)
+
+    def fetch_bulk(self, archive: str | Path = "companyfacts.zip", client: SecClient | None = None, *,
+                   submissions: str | Path | None = None, progress: bool | None = None,
+                   say: Callable[[str], None] | None = None) -> list[LoadReport]:
+        """Load the SEC's bulk companyfacts.zip member by member, streamed from the archive, one transaction per
+        company; an interrupted load resumes. A name that is not a local file is downloaded from
+        /Archives/edgar/daily-index/xbrl/ (submissions.zip, for acceptance times, from .../bulkdata/)."""
+        paths = []
+        for name, folder in ((archive, "xbrl"), (submissions, "bulkdata")):
+            if name is not None and not Path(name).is_file():
+                client = client or SecClient()
+                name = client.download(f"/Archives/edgar/daily-index/{folder}/{Path(name).name}", progress=progress)
+            paths.append(name)
+        return sync.load_bulk(self, paths[0], submissions=paths[1], progress=progress, say=say)
+
+    def update(self, companies: str | int | list[str | int] | None = None, client: SecClient | None = None, *,
+               keep_going: bool = False, progress: bool | None = None,
+               say: Callable[[str], None] | None = None) -> list[LoadReport]:
+        """Bring SEC companies up to date (all in the store, or those named): only accessions new since the
+        last run are fetched and loaded, their documents too where the store keeps that form's documents."""
+        return sync.update(self, client or SecClient(), companies, keep_going=keep_going, progress=progress,
+                           say=say)
+
     def _apply(self, batch: Batch) -> LoadReport:
         con = self.con
         with self._transaction():
@@ -219,6 +263,10 @@ class FactStore:
                 self._all("INSERT INTO loads VALUES (now()::TIMESTAMP, ?, ?, ?, ?)",
                             [batch.kind, "; ".join(sorted(set(batch.source_of.values()))) or batch.source,
                              added["filings"], added["reports"]])
+            if batch.ingested:
+                self.con.executemany("INSERT OR IGNORE INTO ingested VALUES (?, ?, ?, now()::TIMESTAMP, ?)",
+                                     [[item, digest, entity, added["reports"] if digest else 0]
+                                      for item, digest, entity in batch.ingested])
             for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales",
                          "_batch_reports"):
                 with suppress(duckdb.Error):
@@ -508,14 +556,16 @@ class FactStore:
             "ORDER BY block_no", [doc_id])]
         return Document(text=row[0] or "", sections=sections, blocks=blocks)
 
-    def index(self, strategy: str = "structure", *, size: int = DEFAULT_SIZE,
+    def index(self, strategy: str = "structure", *, size: int = DEFAULT_SIZE, new_only: bool = False,
               progress: bool | None = None) -> int:
         """Chunk every stored document with a strategy (fixed, recursive, structure, scoped) into the
-        chunks table, replacing that strategy's chunks; the BM25 index is built from them on first
-        search. Returns the number of chunks."""
+        chunks table, replacing that strategy's chunks (with new_only, only documents that have none
+        yet); the BM25 index is built from them on first search. Returns the number of chunks made."""
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
-        docs = self._all("SELECT doc_id, title FROM documents WHERE text IS NOT NULL ORDER BY doc_id")
+        docs = self._all("""SELECT doc_id, title FROM documents d WHERE text IS NOT NULL AND NOT (? AND EXISTS (
+            SELECT 1 FROM chunks c WHERE c.doc_id = d.doc_id AND c.strategy = ?)) ORDER BY doc_id""",
+                         [new_only, strategy])
         rows = []
         for doc_id, title in tqdm(docs, desc=f"index {strategy}", unit="doc", leave=False,
                                   disable=None if progress is None else not progress):
@@ -527,7 +577,8 @@ class FactStore:
         frame = pd.DataFrame(rows, columns=["doc_id", "strategy", "chunk_no", "spans", "section", "kind",
                                             "header", "text"])
         with self._transaction():
-            self._all("DELETE FROM chunks WHERE strategy = ?", [strategy])
+            if not new_only:
+                self._all("DELETE FROM chunks WHERE strategy = ?", [strategy])
             if len(frame):
                 self.con.register("_batch_chunks", frame)
                 self._all("INSERT INTO chunks BY NAME SELECT * FROM _batch_chunks")

@@ -130,3 +130,14 @@ CREATE TABLE IF NOT EXISTS loads (
     filings_added BIGINT NOT NULL,
     reports_added BIGINT NOT NULL
 );
+
+-- What SEC ingestion has taken in (a companyfacts payload, a bulk member, an accession it need not fetch
+-- again), written in the same transaction as the rows: a resumed run or `update` skips what is here.
+CREATE TABLE IF NOT EXISTS ingested (
+    item VARCHAR NOT NULL,              -- 'companyfacts:CIK0000320193.json', 'bulk:CIK0000320193.json', an accession
+    digest VARCHAR NOT NULL,            -- sha256 of the payload, a zip member's CRC and size, or '' for an accession
+    entity_id VARCHAR,
+    loaded_at TIMESTAMP NOT NULL,
+    reports_added BIGINT NOT NULL,
+    PRIMARY KEY (item, digest)
+);

@@ -31,3 +31,15 @@ class Batch:
     documents: pd.DataFrame = field(default_factory=lambda: _empty(DOCUMENT_COLUMNS))
     sales: pd.DataFrame | None = None
     source_of: dict[str, str] = field(default_factory=dict)  # table -> file it came from
+    ingested: list[tuple[str, str, str | None]] = field(default_factory=list)  # (item, digest, entity_id)
+
+    def extend(self, other: Batch) -> Batch:
+        """This batch with another's rows added (one company's facts and documents in one transaction)."""
+        for name in ("entities", "filings", "reports", "documents"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if len(theirs):
+                setattr(self, name, pd.concat([mine, theirs], ignore_index=True) if len(mine) else theirs)
+        self.entities = self.entities.drop_duplicates("entity_id", ignore_index=True)
+        self.source_of.update(other.source_of)
+        self.ingested += other.ingested
+        return self

@@ -6,7 +6,7 @@ import json
 from collections import Counter
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 
@@ -14,11 +14,21 @@ from factstore.errors import LoadError
 from factstore.loaders.batch import Batch
 from factstore.timing import resolve_acceptances
 
-Json = str | Path | dict[str, Any]
+
+class Named(NamedTuple):
+    """A parsed JSON object with the name of where it came from (a cache file, a zip member)."""
+
+    data: dict[str, Any]
+    source: str
+
+
+Json = str | Path | dict[str, Any] | Named
 
 
 def read_json(data: Json, name: str) -> tuple[dict[str, Any], str]:
     """A parsed JSON object and the name to report errors under."""
+    if isinstance(data, Named):
+        return data.data, data.source
     if isinstance(data, dict):
         return data, f"<{name} dict>"
     path = Path(data)
@@ -60,12 +70,16 @@ def submission_rows(data: Json | list[Json]) -> tuple[pd.DataFrame, dict[str, An
             columns = {k: recent[k] for k in ("accessionNumber", "filingDate", "form")}
         except KeyError as exc:
             raise LoadError(source, "missing in submissions JSON", field=f"filings.recent.{exc.args[0]}") from exc
-        stamps = recent.get("acceptanceDateTime") or [None] * len(columns["accessionNumber"])
-        reports = recent.get("reportDate") or [None] * len(stamps)
+        n = len(columns["accessionNumber"])
+        stamps = recent.get("acceptanceDateTime") or [None] * n
+        reports = recent.get("reportDate") or [None] * n
+        documents = recent.get("primaryDocument") or [None] * n
+        xbrl = recent.get("isXBRL") or [None] * n
         for i, accn in enumerate(columns["accessionNumber"]):
             rows.append({"filing_id": accn, "form": columns["form"][i],
                          "filed": _day(columns["filingDate"][i], source, f"filings.recent.filingDate[{i}]"),
-                         "stamp": stamps[i] or None, "report_date": reports[i] or None, "source": source})
+                         "stamp": stamps[i] or None, "report_date": reports[i] or None, "source": source,
+                         "primary_document": documents[i] or None, "is_xbrl": bool(xbrl[i])})
     return pd.DataFrame(rows).drop_duplicates("filing_id"), company
 
 

@@ -1,0 +1,257 @@
+"""A client for the SEC's EDGAR APIs that keeps the SEC's fair-access rules and every payload it receives.
+
+data.sec.gov serves companyfacts, submissions, companyconcept and frames; www.sec.gov serves the archives
+(filing documents, bulk zips) and company_tickers.json. A base URL (for tests and mirrors) replaces the
+scheme and host of both, keeping the SEC's paths.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from collections.abc import Callable
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import requests
+from tqdm import tqdm
+
+from factstore.errors import FactstoreError
+from factstore.sec.cache import ResponseCache, safe_path
+from factstore.sec.throttle import RateLimiter
+
+DATA_HOST = "https://data.sec.gov"
+WWW_HOST = "https://www.sec.gov"
+USER_AGENT_ENV = "FACTSTORE_USER_AGENT"
+BASE_URL_ENV = "FACTSTORE_SEC_BASE_URL"
+CACHE_ENV = "FACTSTORE_SEC_CACHE"
+DEFAULT_CACHE = "sec-cache"
+RETRY_STATUS = {429, 500, 502, 503, 504}
+TRANSIENT = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError,
+             requests.exceptions.ContentDecodingError)
+
+
+class FetchError(FactstoreError):
+    """A request that failed for good (after retries), or a payload that is not what the SEC serves."""
+
+    def __init__(self, url: str, message: str, *, status: int | None = None) -> None:
+        self.url, self.status = url, status
+        super().__init__(f"{url}: {message}")
+
+
+def cik_path(cik: int) -> str:
+    return f"CIK{cik:010d}.json"
+
+
+def retry_after(value: str | None) -> float | None:
+    """Seconds a Retry-After header asks for (delta-seconds or an HTTP-date), or None."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
+class SecClient:
+    """Fetches from the SEC: a declared User-Agent, at most `max_per_second` requests, retries with
+    exponential backoff on 429, 5xx and broken connections (honouring Retry-After), a timeout on every
+    request, and each raw payload written to the cache before it is parsed. `offline=True` replays
+    the cache without the network."""
+
+    def __init__(self, user_agent: str | None = None, *, base_url: str | None = None,
+                 cache_dir: str | Path | None = None, offline: bool = False, max_per_second: int = 10,
+                 timeout: float | tuple[float, float] = (10.0, 60.0), retries: int = 5, backoff: float = 1.0,
+                 max_wait: float = 120.0, session: requests.Session | None = None,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        user_agent = user_agent or os.environ.get(USER_AGENT_ENV)
+        if not offline and (not user_agent or "@" not in user_agent):
+            raise FactstoreError(
+                "the SEC requires a User-Agent that names you and a contact address, e.g. "
+                f"'Jane Doe jane@example.com': pass --user-agent or set {USER_AGENT_ENV}")
+        base_url = base_url or os.environ.get(BASE_URL_ENV)
+        if base_url:
+            parts = urlsplit(base_url)
+            if parts.scheme not in {"http", "https"} or not parts.netloc or parts.path.strip("/"):
+                raise FactstoreError(f"base URL {base_url!r}: give scheme and host only, e.g. http://127.0.0.1:8000")
+            base_url = f"{parts.scheme}://{parts.netloc}"
+        self.hosts = {"data": base_url or DATA_HOST, "www": base_url or WWW_HOST}
+        self.cache = ResponseCache(cache_dir or os.environ.get(CACHE_ENV) or DEFAULT_CACHE)
+        self.offline = offline
+        self.limiter = RateLimiter(max_per_second)
+        self.timeout, self.retries, self.backoff, self.max_wait = timeout, retries, backoff, max_wait
+        self.session = session or requests.Session()
+        self.session.headers.update({"User-Agent": user_agent or "", "Accept-Encoding": "gzip, deflate"})
+        self._sleep = sleep
+        self._tickers: dict[str, int] | None = None
+        self.requests = 0
+
+    # ----------------------------------------------------------------- transport
+    def url(self, path: str, host: str = "data") -> str:
+        return self.hosts[host] + safe_path(path)
+
+    def _send(self, url: str, *, stream: bool = False) -> requests.Response:
+        """One GET, retried on 429, 5xx and broken or short responses; the body is read unless streaming."""
+        problem = ""
+        for attempt in range(self.retries + 1):
+            self.limiter.wait()
+            self.requests += 1
+            wait = self.backoff * 2 ** attempt * random.uniform(0.5, 1.0)
+            try:
+                response = self.session.get(url, timeout=self.timeout, stream=stream)
+                if response.status_code == 200:
+                    if not stream:
+                        _check_length(response)
+                    return response
+            except (*TRANSIENT, _ShortBody) as exc:
+                problem = f"{type(exc).__name__}: {exc}"
+            else:
+                response.close()
+                if response.status_code not in RETRY_STATUS:
+                    hint = " (is the User-Agent accepted?)" if response.status_code == 403 else ""
+                    raise FetchError(url, f"HTTP {response.status_code}{hint}", status=response.status_code)
+                problem = f"HTTP {response.status_code}"
+                asked = retry_after(response.headers.get("Retry-After"))
+                if asked is not None:
+                    if asked > self.max_wait:
+                        raise FetchError(url, f"{problem}; the server asks to wait {asked:.0f} s, "
+                                              f"more than max_wait={self.max_wait:.0f} s", status=response.status_code)
+                    wait = max(wait, asked)
+            if attempt < self.retries:
+                self._sleep(min(wait, self.max_wait))
+        raise FetchError(url, f"gave up after {self.retries + 1} attempts; last: {problem}")
+
+    def get(self, path: str, host: str = "data", *, fresh: bool = True) -> tuple[bytes, Path]:
+        """A payload and its cache file: fetched (and cached) when `fresh`, else from the cache when there."""
+        if self.offline or not fresh:
+            body = self.cache.read(path)
+            if body is not None:
+                return body, self.cache.path_for(path)
+            if self.offline:
+                raise FetchError(self.url(path, host), f"not in the cache ({self.cache.path_for(path)}) "
+                                                       "and offline")
+        url = self.url(path, host)
+        body = self._send(url).content
+        return body, self.cache.write(path, body, url)
+
+    def get_json(self, path: str, host: str = "data", *, fresh: bool = True) -> tuple[dict[str, Any], Path]:
+        """A JSON object and its cache file. A payload that does not parse is kept aside and fetched again;
+        when it keeps failing, the error names the kept file."""
+        kept: list[Path] = []
+        problem = "in the cache"
+        for _ in range(3):
+            body, cached = self.get(path, host, fresh=fresh or bool(kept))
+            try:
+                parsed = json.loads(body)
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                kept.append(self.cache.quarantine(path))
+                if self.offline:
+                    break
+                problem = str(exc)
+                self._sleep(self.backoff)
+                continue
+            if not isinstance(parsed, dict):
+                raise FetchError(self.url(path, host), f"expected a JSON object; payload in {cached}")
+            return parsed, cached
+        raise FetchError(self.url(path, host), f"malformed JSON ({problem}); payload kept in "
+                                               f"{', '.join(map(str, kept))}")
+
+    def download(self, path: str, host: str = "www", *, progress: bool | None = None) -> Path:
+        """A large file (a bulk zip) streamed into the cache with a progress bar; the cached copy when offline."""
+        target = self.cache.path_for(path)
+        if self.offline:
+            if not target.is_file():
+                raise FetchError(self.url(path, host), f"not in the cache ({target}) and offline")
+            return target
+        url = self.url(path, host)
+        for attempt in range(self.retries + 1):
+            response = self._send(url, stream=True)
+            partial = target.with_name(f".{target.name}.{os.getpid()}.part")
+            partial.parent.mkdir(parents=True, exist_ok=True)
+            size = int(response.headers.get("Content-Length") or 0) or None
+            got = 0
+            try:
+                with partial.open("wb") as out, tqdm(total=size, unit="B", unit_scale=True, desc=target.name,
+                                                     disable=None if progress is None else not progress) as bar:
+                    for block in response.iter_content(1 << 20):
+                        out.write(block)
+                        got += len(block)
+                        bar.update(len(block))
+            except TRANSIENT as exc:
+                partial.unlink(missing_ok=True)
+                if attempt == self.retries:
+                    raise FetchError(url, f"download broke off: {exc}") from exc
+                continue
+            if size is not None and got != size and not response.headers.get("Content-Encoding"):
+                partial.unlink(missing_ok=True)
+                if attempt == self.retries:
+                    raise FetchError(url, f"download ended at {got} of {size} bytes")
+                continue
+            os.replace(partial, target)
+            return target
+        raise AssertionError("unreachable")
+
+    # ----------------------------------------------------------------- endpoints
+    def tickers(self) -> dict[str, int]:
+        """Ticker → CIK, from www.sec.gov/files/company_tickers.json (fetched once per client)."""
+        if self._tickers is None:
+            data, _ = self.get_json("/files/company_tickers.json", "www")
+            self._tickers = {str(row["ticker"]).upper(): int(row["cik_str"]) for row in data.values()}
+        return self._tickers
+
+    def cik(self, company: str | int) -> int:
+        """The CIK of a ticker, or of a CIK given as a number or digits."""
+        text = str(company).strip()
+        if text.isdigit():
+            return int(text)
+        try:
+            return self.tickers()[text.upper()]
+        except KeyError:
+            raise FactstoreError(f"unknown ticker {company!r}: not in the SEC's company_tickers.json") from None
+
+    def companyfacts(self, cik: int) -> tuple[dict[str, Any], Path]:
+        """Every XBRL fact the company filed: /api/xbrl/companyfacts/CIK##########.json."""
+        return self.get_json(f"/api/xbrl/companyfacts/{cik_path(cik)}")
+
+    def submissions(self, cik: int) -> list[Path]:
+        """The company's submissions JSON and its paged older files, as cache files. A paged file the server
+        does not have (404, or not cached when offline) is left out: those filings fall back to their
+        filing date."""
+        data, main = self.get_json(f"/submissions/{cik_path(cik)}")
+        paths = [main]
+        for page in data.get("filings", {}).get("files", []):
+            try:
+                paths.append(self.get_json(f"/submissions/{page['name']}", fresh=False)[1])
+            except FetchError as exc:
+                if exc.status != 404 and not self.offline:
+                    raise
+        return paths
+
+    def companyconcept(self, cik: int, taxonomy: str, tag: str) -> tuple[dict[str, Any], Path]:
+        """Every value of one concept: /api/xbrl/companyconcept/CIK##########/{taxonomy}/{tag}.json."""
+        return self.get_json(f"/api/xbrl/companyconcept/CIK{cik:010d}/{taxonomy}/{tag}.json")
+
+    def frames(self, taxonomy: str, tag: str, unit: str, period: str) -> tuple[dict[str, Any], Path]:
+        """One value per company for a calendar period: /api/xbrl/frames/{taxonomy}/{tag}/{unit}/{period}.json."""
+        return self.get_json(f"/api/xbrl/frames/{taxonomy}/{tag}/{unit}/{period}.json")
+
+    def document(self, cik: int, accession: str, name: str) -> tuple[bytes, Path]:
+        """A filing's document from the archives (immutable, so a cached copy is used as is)."""
+        return self.get(f"/Archives/edgar/data/{cik}/{accession.replace('-', '')}/{name}", "www", fresh=False)
+
+
+class _ShortBody(Exception):
+    """A body shorter than its Content-Length."""
+
+
+def _check_length(response: requests.Response) -> None:
+    declared = response.headers.get("Content-Length")
+    if declared and not response.headers.get("Content-Encoding") and len(response.content) != int(declared):
+        raise _ShortBody(f"got {len(response.content)} of {declared} bytes")

@@ -1,0 +1,218 @@
+"""SEC payloads into store batches: companyfacts with submissions, filing documents, bulk zip members.
+
+Everything here keeps one rule: an accession whose facts are in the store is never loaded again, so a
+re-fetch, a resumed run or a daily update only adds filings the store has not seen, and a value the
+SEC later edits in place never rewrites what a backtest already read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from zipfile import BadZipFile, ZipFile
+
+import pandas as pd
+
+from factstore.errors import LoadError
+from factstore.loaders.batch import Batch
+from factstore.loaders.companyfacts import Json, Named, read_companyfacts, submission_rows
+from factstore.timing import resolve_acceptances
+
+if TYPE_CHECKING:
+    from factstore.sec.client import SecClient
+    from factstore.store import FactStore
+
+MEMBER = re.compile(r"CIK(\d{10})\.json")
+SETTLED_DAYS = 3  # companyfacts carries a filing's XBRL within hours; after this, a missing one never comes
+
+
+def digest(body: bytes) -> str:
+    return "sha256:" + hashlib.sha256(body).hexdigest()
+
+
+def already(store: FactStore, item: str, token: str) -> bool:
+    """Whether this payload (item and digest) was loaded before."""
+    return store._one("SELECT 1 FROM ingested WHERE item = ? AND digest = ?", [item, token]) is not None
+
+
+def only_new(store: FactStore, batch: Batch) -> Batch:
+    """The batch without facts of accessions already loaded, and with stored filings left as stored."""
+    if not len(batch.filings):
+        return batch
+    ids = sorted(set(batch.filings["filing_id"]))
+    loaded = {r[0] for r in store._all(
+        "SELECT DISTINCT filing_id FROM reports WHERE filing_id IN (SELECT unnest(?::VARCHAR[]))", [ids])}
+    stored = store.sql("SELECT filing_id, form, accepted_at FROM filings "
+                       "WHERE filing_id IN (SELECT unnest(?::VARCHAR[]))", [ids])
+    batch.reports = batch.reports[~batch.reports["filing_id"].isin(loaded)]
+    if len(stored) and len(batch.reports):  # facts of a filing stored by a document fetch take its time and form
+        merged = batch.reports.merge(stored, on="filing_id", how="left", suffixes=("", "_stored"))
+        known = merged["accepted_at_stored"].notna().to_numpy()
+        merged.loc[known, "accepted_at"] = merged.loc[known, "accepted_at_stored"]
+        merged.loc[known, "form"] = merged.loc[known, "form_stored"]
+        batch.reports = merged.drop(columns=["accepted_at_stored", "form_stored"])
+    batch.filings = batch.filings[~batch.filings["filing_id"].isin(stored["filing_id"])]
+    if len(batch.documents):
+        batch.documents = batch.documents[~batch.documents["doc_id"].isin(
+            {r[0] for r in store._all("SELECT doc_id FROM documents")})]
+    return batch
+
+
+def settled(store: FactStore, listed: pd.DataFrame, batch: Batch, entity_id: str, today: date) -> list[str]:
+    """Accessions a later `update` need not fetch: loaded now or before, without XBRL, or old enough that
+    companyfacts would already carry them."""
+    loaded = set(batch.reports["filing_id"]) | set(batch.documents["doc_id"]) | {r[0] for r in store._all(
+        "SELECT DISTINCT filing_id FROM reports WHERE entity_id = ?", [entity_id])}
+    old = pd.to_datetime(listed["filed"]).dt.date < today - timedelta(days=SETTLED_DAYS)
+    keep = listed["filing_id"].isin(loaded) | ~listed["is_xbrl"] | old
+    return sorted(listed.loc[keep, "filing_id"])
+
+
+def listed_filings(submissions: list[Path]) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Every filing the submissions files list, with its acceptance resolved (over all of them)."""
+    listed, company = submission_rows(list(submissions))
+    times = resolve_acceptances([s if isinstance(s, str) else None for s in listed["stamp"]], list(listed["filed"]))
+    listed["accepted_at"] = pd.Series([t.at for t in times], dtype="datetime64[us]", index=listed.index)
+    listed["accepted_precision"] = [t.precision for t in times]
+    listed["accepted_note"] = [t.note for t in times]
+    return listed, company
+
+
+def company_batch(facts: Json, submissions: list[Json], item: str, token: str) -> Batch:
+    """One company's facts (with its submissions for acceptance times), logged as `item` at `token`."""
+    batch = read_companyfacts(facts, submissions or None)
+    batch.kind = "sec"
+    batch.ingested.append((item, token, str(batch.entities["entity_id"].iloc[0])))
+    return batch
+
+
+def documents_batch(cik: int, company: dict[str, Any], chosen: pd.DataFrame, bodies: dict[str, tuple[bytes, Path]]
+                    ) -> Batch:
+    """Filing documents (with their filings rows) from primary documents fetched into the cache."""
+    entity_id = f"{cik:010d}"
+    name = company.get("name")
+    rows = chosen[chosen["filing_id"].isin(bodies)]
+    batch = Batch(source=f"submissions of CIK {cik}", kind="sec")
+    batch.entities = pd.DataFrame({"entity_id": [entity_id], "cik": [cik], "name": [name],
+                                   "tickers": [[t.upper() for t in company.get("tickers", []) if t]]})
+    period_end = pd.to_datetime(rows["report_date"]).fillna(pd.to_datetime(rows["filed"]))
+    batch.filings = pd.DataFrame({
+        "filing_id": rows["filing_id"], "entity_id": entity_id, "form": rows["form"],
+        "period_end": period_end.dt.date, "filed": rows["filed"], "accepted_at": rows["accepted_at"],
+        "accepted_precision": rows["accepted_precision"], "accepted_note": rows["accepted_note"],
+        "source": rows["source"]}).reset_index(drop=True)
+    batch.documents = pd.DataFrame({
+        "doc_id": rows["filing_id"], "entity_id": entity_id, "issuer": name, "kind": "filing",
+        "form": rows["form"], "period_end": period_end, "year": period_end.dt.year,
+        "accepted_at": rows["accepted_at"],
+        "title": [f"{name} {f} {d:%Y-%m-%d}" for f, d in zip(rows["form"], period_end, strict=True)],
+        "raw": [html_text(bodies[a][0]) for a in rows["filing_id"]]}).reset_index(drop=True)
+    batch.source_of["documents"] = "; ".join(str(bodies[a][1]) for a in rows["filing_id"])
+    return batch
+
+
+def html_text(body: bytes) -> str:
+    """A filing document's bytes as text (EDGAR documents are UTF-8 or Windows-1252)."""
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return body.decode("cp1252", errors="replace")
+
+
+def choose(listed: pd.DataFrame, forms: list[str] | None, since: Any, until: Any) -> pd.DataFrame:
+    """The listed filings of these forms, filed within [since, until], that name a primary document."""
+    keep = listed["primary_document"].notna()
+    if forms:
+        keep &= listed["form"].str.upper().isin([f.upper() for f in forms])
+    filed = pd.to_datetime(listed["filed"])
+    if since is not None:
+        keep &= filed >= pd.Timestamp(since)
+    if until is not None:
+        keep &= filed <= pd.Timestamp(until)
+    return listed[keep].sort_values("filed")
+
+
+@dataclass(frozen=True)
+class Member:
+    """One company's companyfacts in a bulk zip, with its submissions when a submissions zip is given."""
+
+    name: str
+    token: str
+    facts: Named | None
+    submissions: list[Named]
+    error: LoadError | None = None
+
+
+class BulkArchive:
+    """companyfacts.zip (and optionally submissions.zip) read member by member; nothing is unpacked to disk."""
+
+    def __init__(self, path: str | Path, submissions: str | Path | None = None) -> None:
+        self.path, self.submissions = Path(path), Path(submissions) if submissions else None
+        self._facts = _open_zip(self.path)
+        self._subs = _open_zip(self.submissions) if self.submissions else None
+        self.infos = sorted((i for i in self._facts.infolist() if MEMBER.fullmatch(Path(i.filename).name)),
+                            key=lambda i: i.filename)
+        self._sub_names = set(self._subs.namelist()) if self._subs else set()
+
+    def __len__(self) -> int:
+        return len(self.infos)
+
+    def __enter__(self) -> BulkArchive:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._facts.close()
+        if self._subs:
+            self._subs.close()
+
+    def __iter__(self) -> Iterator[Member]:
+        for info in self.infos:
+            base = Path(info.filename).name
+            token = f"crc32:{info.CRC:08x}:{info.file_size}"
+            stem = base.removesuffix(".json")
+            pages = sorted(n for n in self._sub_names if Path(n).name == base
+                           or Path(n).name.startswith(f"{stem}-submissions-"))
+            try:
+                facts = _member_json(self._facts, self.path, info.filename)
+                listed = [_member_json(self._subs, self.submissions, n) for n in pages] if self._subs else []
+            except LoadError as exc:
+                yield Member(base, token, None, [], exc)
+                continue
+            yield Member(base, token, facts, listed)
+
+
+def _open_zip(path: Path) -> ZipFile:
+    try:
+        return ZipFile(path)
+    except (OSError, BadZipFile) as exc:
+        raise LoadError(str(path), f"cannot read as a zip archive: {exc}") from exc
+
+
+def _member_json(archive: ZipFile | None, path: Path | None, name: str) -> Named:
+    source = f"{path}!{name}"
+    try:
+        parsed = json.loads(archive.read(name))  # type: ignore[union-attr]
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise LoadError(source, f"malformed JSON: {exc}") from exc
+    except (BadZipFile, OSError, EOFError, zlib.error) as exc:
+        raise LoadError(source, f"cannot read the member: {exc}") from exc
+    if not isinstance(parsed, dict):
+        raise LoadError(source, f"expected a JSON object, got {type(parsed).__name__}")
+    return Named(parsed, source)
+
+
+def payload_item(kind: str, cik: int) -> str:
+    return f"{kind}:CIK{cik:010d}.json"
+
+
+def companyfacts_payload(client: SecClient, cik: int) -> tuple[Named, str]:
+    """A company's companyfacts, parsed and named by its cache file, and the payload's digest."""
+    facts, path = client.companyfacts(cik)
+    return Named(facts, str(path)), digest(path.read_bytes())

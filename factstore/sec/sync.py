@@ -1,0 +1,219 @@
+"""Filling the store from the SEC, one company per transaction: fetch companyfacts, fetch filings, bulk, update.
+
+Each step fetches into the cache first, then writes a company's rows and its `ingested` marks in one
+transaction, so an interrupted run resumes where it stopped and nothing is loaded twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tqdm import tqdm
+
+from factstore.errors import FactstoreError
+from factstore.loaders.batch import Batch
+from factstore.sec.client import FetchError, SecClient
+from factstore.sec.ingest import (
+    BulkArchive,
+    already,
+    choose,
+    company_batch,
+    companyfacts_payload,
+    documents_batch,
+    listed_filings,
+    only_new,
+    payload_item,
+    settled,
+)
+
+if TYPE_CHECKING:
+    from factstore.store import FactStore, LoadReport
+
+Say = Callable[[str], None]
+
+
+def _companies(companies: str | int | Iterable[str | int]) -> list[str | int]:
+    return [companies] if isinstance(companies, str | int) else list(companies)
+
+
+def _bar(items: list[Any], desc: str, progress: bool | None) -> Any:
+    return tqdm(items, desc=desc, unit="company", disable=None if progress is None else not progress)
+
+
+def _run(store: FactStore, name: str, work: Callable[[], LoadReport], keep_going: bool, say: Say | None
+         ) -> LoadReport:
+    """One company's step; with keep_going a failure becomes the report's error instead of an exception."""
+    from factstore.store import LoadReport
+
+    try:
+        report = work()
+    except FactstoreError as exc:
+        if not keep_going:
+            raise
+        report = LoadReport(name, 0, 0, 0, 0, error=str(exc))
+    if say:
+        say(describe(report))
+    return report
+
+
+def describe(report: LoadReport) -> str:
+    """One line per company for people watching a run."""
+    if report.error:
+        return f"{report.source}: FAILED: {report.error}"
+    if report.note:
+        return f"{report.source}: {report.note}"
+    return (f"{report.source}: +{report.reports} facts, +{report.filings} filings, "
+            f"+{report.documents} documents")
+
+
+def _today() -> Any:
+    return datetime.now(UTC).date()
+
+
+def fetch_companyfacts(store: FactStore, client: SecClient, companies: str | int | Iterable[str | int], *,
+                       keep_going: bool = False, progress: bool | None = None, say: Say | None = None
+                       ) -> list[LoadReport]:
+    """Fetch each company's companyfacts and submissions and load the facts of accessions not loaded yet."""
+    reports = []
+    for company in _bar(_companies(companies), "companyfacts", progress):
+        def work(company: str | int = company) -> LoadReport:
+            cik = client.cik(company)
+            facts, token = companyfacts_payload(client, cik)
+            return _load_company(store, facts, client.submissions(cik), payload_item("companyfacts", cik), token,
+                                 f"CIK {cik}")
+        reports.append(_run(store, str(company), work, keep_going, say))
+    return reports
+
+
+def _load_company(store: FactStore, facts: Any, submissions: list[Any], item: str, token: str, name: str,
+                  extra: Batch | None = None) -> LoadReport:
+    from factstore.store import LoadReport
+
+    if already(store, item, token) and extra is None:
+        return LoadReport(name, 0, 0, 0, 0, note="unchanged since it was loaded")
+    batch = company_batch(facts, submissions, item, token)
+    entity_id = str(batch.entities["entity_id"].iloc[0])
+    if submissions:
+        listed, _ = listed_filings(submissions)
+        batch.ingested += [(a, "", entity_id) for a in settled(store, listed, batch, entity_id, _today())]
+    if extra is not None:
+        batch.extend(extra)
+    return replace(store._apply(only_new(store, batch)), source=name)
+
+
+def fetch_filings(store: FactStore, client: SecClient, companies: str | int | Iterable[str | int], *,
+                  forms: list[str] | None = None, since: Any = None, until: Any = None, keep_going: bool = False,
+                  progress: bool | None = None, say: Say | None = None) -> list[LoadReport]:
+    """Fetch the primary documents of a company's filings (these forms, filed in [since, until]) and store
+    them parsed into sections and blocks; the text index is chunked for them afterwards."""
+    reports = []
+    for company in _bar(_companies(companies), "filings", progress):
+        def work(company: str | int = company) -> LoadReport:
+            cik = client.cik(company)
+            listed, about = listed_filings(client.submissions(cik))
+            return _load_documents(store, client, cik, about, choose(listed, forms, since, until), f"CIK {cik}")
+        reports.append(_run(store, str(company), work, keep_going, say))
+    _chunk_new(store)
+    return reports
+
+
+def _documents(store: FactStore, client: SecClient, cik: int, about: dict[str, Any], chosen: Any
+               ) -> tuple[Batch, list[str]]:
+    """A batch of the chosen filings' documents not stored yet, and the ones that could not be fetched."""
+    stored = {r[0] for r in store._all("SELECT doc_id FROM documents WHERE entity_id = ?", [f"{cik:010d}"])}
+    bodies, failed = {}, []
+    for accession, name in zip(chosen["filing_id"], chosen["primary_document"], strict=True):
+        if accession in stored:
+            continue
+        try:
+            bodies[accession] = client.document(cik, accession, name)
+        except FetchError as exc:
+            failed.append(str(exc))
+    return documents_batch(cik, about, chosen, bodies), failed
+
+
+def _load_documents(store: FactStore, client: SecClient, cik: int, about: dict[str, Any], chosen: Any,
+                    name: str) -> LoadReport:
+    batch, failed = _documents(store, client, cik, about, chosen)
+    return replace(store._apply(only_new(store, batch)), source=name, error="; ".join(failed) or None)
+
+
+def _chunk_new(store: FactStore) -> None:
+    """Chunk documents that have no chunks yet, for every strategy in use (structure when none is)."""
+    strategies = [r[0] for r in store._all("SELECT DISTINCT strategy FROM chunks ORDER BY 1")] or ["structure"]
+    for strategy in strategies:
+        store.index(strategy, new_only=True, progress=False)
+
+
+def load_bulk(store: FactStore, path: str | Path, *, submissions: str | Path | None = None,
+              progress: bool | None = None, say: Say | None = None) -> list[LoadReport]:
+    """Load the SEC's companyfacts.zip member by member, one transaction per company; members loaded
+    before (same name and CRC) are skipped, so an interrupted load resumes. A member that is not whole
+    JSON is reported and skipped."""
+    from factstore.store import LoadReport
+
+    reports = []
+    with BulkArchive(path, submissions) as archive:
+        for member in tqdm(archive, total=len(archive), desc=Path(path).name, unit="company",
+                           disable=None if progress is None else not progress):
+            if member.error is not None:
+                report = LoadReport(member.name, 0, 0, 0, 0, error=str(member.error))
+            else:
+                try:
+                    report = _load_company(store, member.facts, member.submissions, f"bulk:{member.name}",
+                                           member.token, member.name)
+                except FactstoreError as exc:
+                    report = LoadReport(member.name, 0, 0, 0, 0, error=str(exc))
+            if say:
+                say(describe(report))
+            reports.append(report)
+    return reports
+
+
+def update(store: FactStore, client: SecClient, companies: str | int | Iterable[str | int] | None = None, *,
+           keep_going: bool = False, progress: bool | None = None, say: Say | None = None) -> list[LoadReport]:
+    """For each SEC company in the store (or those named), fetch its submissions and load only accessions
+    that are new since the last run: their facts, and their documents where the store keeps that form's
+    documents for the company. A company with nothing new costs one request."""
+    if companies is None:
+        ciks = [r[0] for r in store._all("SELECT cik FROM entities WHERE cik IS NOT NULL "
+                                         "AND entity_id = lpad(cik::VARCHAR, 10, '0') ORDER BY cik")]
+    else:
+        ciks = [client.cik(c) for c in _companies(companies)]
+    reports = []
+    for cik in _bar(ciks, "update", progress):
+        reports.append(_run(store, f"CIK {cik}", lambda cik=cik: _update_one(store, client, cik), keep_going, say))
+    if any(r.documents for r in reports):
+        _chunk_new(store)
+    return reports
+
+
+def _update_one(store: FactStore, client: SecClient, cik: int) -> LoadReport:
+    from factstore.store import LoadReport
+
+    entity_id = f"{cik:010d}"
+    submissions = client.submissions(cik)
+    listed, about = listed_filings(submissions)
+    seen = {r[0] for r in store._all("""
+        SELECT item FROM ingested WHERE entity_id = ? AND digest = ''
+        UNION SELECT filing_id FROM reports WHERE entity_id = ?
+        UNION SELECT doc_id FROM documents WHERE entity_id = ?""", [entity_id] * 3)}
+    new = listed[~listed["filing_id"].isin(seen)]
+    if new.empty:
+        return LoadReport(f"CIK {cik}", 0, 0, 0, 0, note="nothing new")
+    forms = [r[0] for r in store._all("SELECT DISTINCT form FROM documents WHERE entity_id = ? AND kind = 'filing'",
+                                      [entity_id])]
+    documents, failed = _documents(store, client, cik, about, choose(new, forms, None, None)) if forms else (None, [])
+    if new["is_xbrl"].any():
+        facts, token = companyfacts_payload(client, cik)
+        report = _load_company(store, facts, submissions, payload_item("companyfacts", cik), token, f"CIK {cik}",
+                               extra=documents)
+    else:
+        batch = documents or Batch(source=f"CIK {cik}", kind="sec")
+        batch.ingested += [(a, "", entity_id) for a in settled(store, listed, batch, entity_id, _today())]
+        report = replace(store._apply(only_new(store, batch)), source=f"CIK {cik}")
+    return replace(report, error="; ".join(failed) or None)

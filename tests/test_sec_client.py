@@ -1,0 +1,189 @@
+"""The SEC client against a local stand-in for the SEC: fair access, retries, timeouts, the raw cache."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from factstore.errors import FactstoreError
+from factstore.sec.cache import safe_path
+from factstore.sec.client import FetchError, SecClient, retry_after
+from factstore.sec.throttle import RateLimiter
+from tests.sec_server import SecServer
+
+UA = "factstore tests tests@example.com"
+FACTS = "/api/xbrl/companyfacts/CIK0000000042.json"
+BODY = json.dumps({"cik": 42, "entityName": "Test Co", "facts": {}}).encode()
+
+
+@pytest.fixture
+def sec():
+    with SecServer({FACTS: BODY, "/submissions/CIK0000000042.json": b'{"cik": "42", "filings": {"recent": {}}}'}) as s:
+        yield s
+
+
+def client(sec: SecServer, tmp_path: Path, **kw) -> SecClient:
+    return SecClient(UA, base_url=sec.url, cache_dir=tmp_path / "cache", backoff=kw.pop("backoff", 0.01), **kw)
+
+
+def test_refuses_without_a_declared_user_agent(monkeypatch, tmp_path):
+    monkeypatch.delenv("FACTSTORE_USER_AGENT", raising=False)
+    with pytest.raises(FactstoreError, match="User-Agent"):
+        SecClient(cache_dir=tmp_path)
+    with pytest.raises(FactstoreError, match="contact address"):
+        SecClient("just a name", cache_dir=tmp_path)
+    monkeypatch.setenv("FACTSTORE_USER_AGENT", UA)
+    assert SecClient(cache_dir=tmp_path).session.headers["User-Agent"] == UA
+    SecClient(cache_dir=tmp_path, offline=True)  # replaying the cache sends nothing, so needs no User-Agent
+
+
+def test_base_url_replaces_scheme_and_host_of_both_hosts(monkeypatch, tmp_path):
+    monkeypatch.setenv("FACTSTORE_USER_AGENT", UA)
+    c = SecClient(cache_dir=tmp_path)
+    assert c.url("/submissions/CIK0000320193.json") == "https://data.sec.gov/submissions/CIK0000320193.json"
+    assert c.url("/files/company_tickers.json", "www") == "https://www.sec.gov/files/company_tickers.json"
+    monkeypatch.setenv("FACTSTORE_SEC_BASE_URL", "http://127.0.0.1:9/")
+    c = SecClient(cache_dir=tmp_path)
+    assert c.url("/api/xbrl/companyfacts/CIK0000320193.json") == \
+        "http://127.0.0.1:9/api/xbrl/companyfacts/CIK0000320193.json"
+    assert c.url("/Archives/edgar/data/320193/x.htm", "www") == "http://127.0.0.1:9/Archives/edgar/data/320193/x.htm"
+    with pytest.raises(FactstoreError, match="scheme and host"):
+        SecClient(cache_dir=tmp_path, base_url="127.0.0.1:9/api")
+
+
+def test_every_request_declares_the_user_agent_and_payload_is_cached_before_parsing(sec, tmp_path):
+    c = client(sec, tmp_path)
+    data, cached = c.companyfacts(42)
+    assert data["entityName"] == "Test Co"
+    assert cached.read_bytes() == BODY and cached == tmp_path / "cache" / FACTS.lstrip("/")
+    assert json.loads(cached.with_name(cached.name + ".meta.json").read_text())["url"] == sec.url + FACTS
+    assert [e.user_agent for e in sec.log] == [UA]
+
+
+@pytest.mark.parametrize("fault", ["429", "429:ra=date"])
+def test_429_waits_as_long_as_retry_after_asks(sec, tmp_path, fault):
+    sec.fail(FACTS, fault)
+    client(sec, tmp_path).companyfacts(42)
+    first, second = sec.requests_to(FACTS)
+    assert (first.status, second.status) == (429, 200)
+    assert second.time - first.time >= 0.95  # Retry-After: 1 (a date rounds up, so 1-2 s)
+
+
+def test_5xx_retried_with_exponential_backoff_then_gives_up_clearly(sec, tmp_path):
+    sec.fail(FACTS, "500", "503")
+    assert client(sec, tmp_path).companyfacts(42)[0]["cik"] == 42
+    sec.log.clear()
+    sec.fail(FACTS, "500*")
+    with pytest.raises(FetchError, match=r"gave up after 4 attempts; last: HTTP 500"):
+        client(sec, tmp_path, retries=3, backoff=0.1).companyfacts(42)
+    times = [e.time for e in sec.requests_to(FACTS)]
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    assert len(times) == 4
+    assert gaps[2] > gaps[0] and gaps[2] >= 0.2  # 0.1 * 2**2 * jitter(0.5..1)
+
+
+def test_not_found_is_not_retried(sec, tmp_path):
+    with pytest.raises(FetchError) as info:
+        client(sec, tmp_path).companyfacts(7)
+    assert info.value.status == 404 and "CIK0000000007.json" in str(info.value)
+    assert len(sec.log) == 1
+
+
+@pytest.mark.parametrize("fault", ["truncate", "drop", "slow:1.5"])
+def test_broken_or_slow_responses_are_retried(sec, tmp_path, fault):
+    sec.fail(FACTS, fault)
+    data, cached = client(sec, tmp_path, timeout=(2.0, 0.5)).companyfacts(42)
+    assert data["cik"] == 42 and cached.read_bytes() == BODY
+    assert [e.fault for e in sec.requests_to(FACTS)] == [fault.split(":")[0], None]
+
+
+def test_malformed_json_is_kept_and_fetched_again(sec, tmp_path):
+    sec.fail(FACTS, "malformed")
+    data, cached = client(sec, tmp_path).companyfacts(42)
+    assert data["cik"] == 42
+    kept = list(cached.parent.glob(cached.name + ".bad-*"))
+    assert len(kept) == 1 and BODY.startswith(kept[0].read_bytes())  # the broken payload, not lost
+
+
+def test_persistently_malformed_json_fails_naming_the_kept_payload(sec, tmp_path):
+    sec.fail(FACTS, "malformed*")
+    with pytest.raises(FetchError, match="malformed JSON.*payload kept in") as info:
+        client(sec, tmp_path).companyfacts(42)
+    kept = list((tmp_path / "cache" / "api/xbrl/companyfacts").glob("*.bad-*"))
+    assert len(kept) == 3 and all(str(k) in str(info.value) for k in kept)
+
+
+def test_offline_replays_the_cache_without_the_network(sec, tmp_path):
+    online = client(sec, tmp_path).companyfacts(42)[0]
+    sec.stop()
+    offline = SecClient(cache_dir=tmp_path / "cache", offline=True)
+    assert offline.companyfacts(42)[0] == online
+    with pytest.raises(FetchError, match="not in the cache"):
+        offline.companyfacts(7)
+
+
+def test_never_more_than_ten_requests_in_any_second(sec, tmp_path):
+    c = client(sec, tmp_path)
+    for _ in range(32):
+        c.get(FACTS)
+    assert sec.max_in_window(1.0) <= 10
+    assert sec.log[-1].time - sec.log[0].time >= 3.0  # 32 requests need more than three windows
+
+
+def test_the_request_log_would_catch_a_client_that_ignores_the_limit(sec, tmp_path):
+    c = client(sec, tmp_path, max_per_second=1000)
+    for _ in range(32):
+        c.get(FACTS)
+    assert sec.max_in_window(1.0) > 10
+
+
+def test_rate_limiter_is_a_sliding_window():
+    now = [0.0]
+    slept: list[float] = []
+
+    def sleep(s: float) -> None:
+        slept.append(s)
+        now[0] += s
+
+    limiter = RateLimiter(3, 1.0, margin=0.0, clock=lambda: now[0], sleep=sleep)
+    sent = []
+    for _ in range(7):
+        limiter.wait()
+        sent.append(now[0])
+        now[0] += 0.01
+    assert sent[:3] == [0.0, 0.01, 0.02]
+    assert all(b - a >= 1.0 - 1e-9 for a, b in zip(sent, sent[3:], strict=False))
+
+
+def test_retry_after_reads_seconds_and_dates():
+    assert retry_after("3") == 3.0
+    assert retry_after(None) is None and retry_after("soon") is None
+    assert retry_after("Thu, 01 Jan 1970 00:00:00 GMT") == 0.0
+
+
+def test_paths_from_sec_json_cannot_escape_the_cache():
+    assert safe_path("/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm")
+    for bad in ("/Archives/../../etc/passwd", "/a//b", "/a/.hidden"):
+        with pytest.raises(FactstoreError, match="unexpected SEC path"):
+            safe_path(bad)
+
+
+def test_companyconcept_and_frames_use_the_secs_paths(sec, tmp_path):
+    concept = "/api/xbrl/companyconcept/CIK0000000042/us-gaap/Revenues.json"
+    frame = "/api/xbrl/frames/us-gaap/Revenues/USD/CY2019Q1.json"
+    sec.add(concept, b'{"tag": "Revenues", "units": {}}')
+    sec.add(frame, b'{"ccp": "CY2019Q1", "data": []}')
+    c = client(sec, tmp_path)
+    assert c.companyconcept(42, "us-gaap", "Revenues")[0]["tag"] == "Revenues"
+    assert c.frames("us-gaap", "Revenues", "USD", "CY2019Q1")[0]["ccp"] == "CY2019Q1"
+
+
+def test_tickers_resolve_to_ciks_from_company_tickers_json(sec, tmp_path):
+    sec.add("/files/company_tickers.json", b'{"0": {"cik_str": 42, "ticker": "TST", "title": "Test Co"}}')
+    c = client(sec, tmp_path)
+    assert (c.cik("tst"), c.cik("0000000042"), c.cik(42)) == (42, 42, 42)
+    with pytest.raises(FactstoreError, match="unknown ticker 'NOPE'"):
+        c.cik("NOPE")
+    assert len(sec.requests_to("/files/company_tickers.json")) == 1
