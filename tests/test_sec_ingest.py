@@ -247,3 +247,11 @@ def test_killed_bulk_load_resumes_to_the_same_store(bulk, bulk_oracle, tmp_path)
     assert finished.stdout.count("unchanged since it was loaded") == done
     with factstore.open(db) as store:
         assert snapshot(store) == bulk_oracle
+
+
+def test_cli_refuses_to_send_anything_without_a_user_agent(sec, tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("FACTSTORE_USER_AGENT", raising=False)
+    code = main(["fetch", "companyfacts", "--ticker", "AAPL", "--base-url", sec.url, "--cache", str(tmp_path),
+                 "--db", str(tmp_path / "store.duckdb")])
+    assert code == 1 and "User-Agent" in capsys.readouterr().err
+    assert sec.log == []

@@ -7,7 +7,6 @@ scheme and host of both, keeping the SEC's paths.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 import requests
 from tqdm import tqdm
 
@@ -149,8 +149,8 @@ class SecClient:
         for _ in range(3):
             body, cached = self.get(path, host, fresh=fresh or bool(kept))
             try:
-                parsed = json.loads(body)
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                parsed = orjson.loads(body)
+            except orjson.JSONDecodeError as exc:
                 kept.append(self.cache.quarantine(path))
                 if self.offline:
                     break

@@ -8,7 +8,6 @@ SEC later edits in place never rewrites what a backtest already read.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import zlib
 from collections.abc import Iterator
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from zipfile import BadZipFile, ZipFile
 
+import orjson
 import pandas as pd
 
 from factstore.errors import LoadError
@@ -198,8 +198,8 @@ def _open_zip(path: Path) -> ZipFile:
 def _member_json(archive: ZipFile | None, path: Path | None, name: str) -> Named:
     source = f"{path}!{name}"
     try:
-        parsed = json.loads(archive.read(name))  # type: ignore[union-attr]
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        parsed = orjson.loads(archive.read(name))  # type: ignore[union-attr]
+    except orjson.JSONDecodeError as exc:
         raise LoadError(source, f"malformed JSON: {exc}") from exc
     except (BadZipFile, OSError, EOFError, zlib.error) as exc:
         raise LoadError(source, f"cannot read the member: {exc}") from exc
