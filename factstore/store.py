@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 from factstore.ask.route import Answer, ask
 from factstore.errors import FactstoreError, LoadError, NotFound
-from factstore.loaders.batch import Batch
+from factstore.loaders.batch import Batch, LoadReport
 from factstore.loaders.companyfacts import Json, read_companyfacts
 from factstore.loaders.course import Table, read_course
 from factstore.loaders.reports import read_reports
@@ -69,19 +69,6 @@ class Fact:
                 return [plain(x) for x in v]
             return v
         return {k: plain(getattr(self, k)) for k in self.__dataclass_fields__}
-
-
-@dataclass(frozen=True)
-class LoadReport:
-    """What a load added."""
-
-    source: str
-    entities: int
-    filings: int
-    reports: int
-    documents: int
-    error: str | None = None  # why this part of a multi-company run failed (nothing of it was loaded)
-    note: str | None = None  # e.g. 'unchanged since it was loaded'
 
 
 def open_store(path: str | Path | None = None, *, read_only: bool = False) -> FactStore:

@@ -255,3 +255,32 @@ def test_cli_refuses_to_send_anything_without_a_user_agent(sec, tmp_path, monkey
                  "--db", str(tmp_path / "store.duckdb")])
     assert code == 1 and "User-Agent" in capsys.readouterr().err
     assert sec.log == []
+
+
+def test_update_fetches_new_documents_of_the_forms_kept_and_retries_missing_ones(sec, real, tmp_path):
+    archive = "/Archives/edgar/data/320193/"
+    sec.add(f"/api/xbrl/companyfacts/{AAPL}", real / "companyfacts/vintage/CIK0000320193_asof_2024-11-01.json")
+    sec.add(f"/submissions/{AAPL}", real / "submissions/vintage/CIK0000320193_asof_2024-11.json")
+    sec.add(f"{archive}000032019324000081/aapl-20240629.htm",  # the recorded files hold no 2024 10-Q: a stand-in
+            b"<html><body><p>PART I</p><h2>Item 2. Management's Discussion</h2><p>Net sales grew.</p></body></html>")
+    client = sec_client(sec, tmp_path)
+    with factstore.open() as store:
+        store.fetch_companyfacts("AAPL", client)
+        [first] = store.fetch_filings("AAPL", client, forms=["10-Q"], since="2024-07-01")
+        assert first.documents == 1
+
+        sec.add(f"/api/xbrl/companyfacts/{AAPL}", real / "companyfacts" / AAPL)
+        sec.add(f"/submissions/{AAPL}", real / "submissions" / AAPL)
+        [report] = store.update(client=client)
+        docs = store.sql("SELECT doc_id FROM documents ORDER BY 1")["doc_id"].tolist()
+        assert docs == ["0000320193-24-000081", "0000320193-25-000057", "0000320193-25-000073"]  # 10-Qs recorded
+        assert report.documents == 2 and report.reports > 0
+        assert "000032019325000008" in report.error and "000032019326000006" in report.error  # not recorded: 404
+        assert store.sql("SELECT count(DISTINCT doc_id) n FROM chunks")["n"][0] == 3
+
+        sec.log.clear()
+        [again] = store.update(client=client)
+        fetched = sorted(e.path.split("/")[-2] for e in sec.log if e.path.startswith(archive))
+        assert fetched == ["000032019325000008", "000032019326000006"]  # only the missing ones, tried again
+        assert (again.documents, again.reports) == (0, 0)
+        assert not sec.requests_to(f"/api/xbrl/companyfacts/{AAPL}")

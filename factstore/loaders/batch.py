@@ -43,3 +43,16 @@ class Batch:
         self.source_of.update(other.source_of)
         self.ingested += other.ingested
         return self
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    """What a load added."""
+
+    source: str
+    entities: int
+    filings: int
+    reports: int
+    documents: int
+    error: str | None = None  # why this part of a multi-company run failed (nothing of it was loaded)
+    note: str | None = None  # e.g. 'unchanged since it was loaded'

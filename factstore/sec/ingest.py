@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import re
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -73,6 +72,18 @@ def settled(store: FactStore, listed: pd.DataFrame, batch: Batch, entity_id: str
     old = pd.to_datetime(listed["filed"]).dt.date < today - timedelta(days=SETTLED_DAYS)
     keep = listed["filing_id"].isin(loaded) | ~listed["is_xbrl"] | old
     return sorted(listed.loc[keep, "filing_id"])
+
+
+def wanted_documents(store: FactStore, entity_id: str, listed: pd.DataFrame) -> pd.DataFrame:
+    """Listed filings whose document the store lacks, of the forms it keeps documents of for this company,
+    filed since the first one kept (a failed fetch is tried again; older filings are not pulled in)."""
+    kept = store.sql("""SELECT d.form, min(f.filed) AS since FROM documents d JOIN filings f ON f.filing_id = d.doc_id
+        WHERE d.entity_id = ? AND d.kind = 'filing' GROUP BY d.form""", [entity_id])
+    stored = {r[0] for r in store._all("SELECT doc_id FROM documents WHERE entity_id = ?", [entity_id])}
+    rows = listed.merge(kept, on="form")
+    rows = rows[(pd.to_datetime(rows["filed"]) >= pd.to_datetime(rows["since"])) & ~rows["filing_id"].isin(stored)
+                & rows["primary_document"].notna()]
+    return rows.drop(columns=["since"]).sort_values("filed")
 
 
 def listed_filings(submissions: list[Path]) -> tuple[pd.DataFrame, dict[str, Any]]:
@@ -141,13 +152,11 @@ def choose(listed: pd.DataFrame, forms: list[str] | None, since: Any, until: Any
 
 @dataclass(frozen=True)
 class Member:
-    """One company's companyfacts in a bulk zip, with its submissions when a submissions zip is given."""
+    """One company's companyfacts in a bulk zip: its name and a token that changes when its content does."""
 
     name: str
     token: str
-    facts: Named | None
-    submissions: list[Named]
-    error: LoadError | None = None
+    path: str  # inside the archive
 
 
 class BulkArchive:
@@ -157,12 +166,10 @@ class BulkArchive:
         self.path, self.submissions = Path(path), Path(submissions) if submissions else None
         self._facts = _open_zip(self.path)
         self._subs = _open_zip(self.submissions) if self.submissions else None
-        self.infos = sorted((i for i in self._facts.infolist() if MEMBER.fullmatch(Path(i.filename).name)),
-                            key=lambda i: i.filename)
         self._sub_names = set(self._subs.namelist()) if self._subs else set()
-
-    def __len__(self) -> int:
-        return len(self.infos)
+        self.members = [Member(Path(i.filename).name, f"crc32:{i.CRC:08x}:{i.file_size}", i.filename)
+                        for i in sorted(self._facts.infolist(), key=lambda i: i.filename)
+                        if MEMBER.fullmatch(Path(i.filename).name)]
 
     def __enter__(self) -> BulkArchive:
         return self
@@ -172,20 +179,13 @@ class BulkArchive:
         if self._subs:
             self._subs.close()
 
-    def __iter__(self) -> Iterator[Member]:
-        for info in self.infos:
-            base = Path(info.filename).name
-            token = f"crc32:{info.CRC:08x}:{info.file_size}"
-            stem = base.removesuffix(".json")
-            pages = sorted(n for n in self._sub_names if Path(n).name == base
-                           or Path(n).name.startswith(f"{stem}-submissions-"))
-            try:
-                facts = _member_json(self._facts, self.path, info.filename)
-                listed = [_member_json(self._subs, self.submissions, n) for n in pages] if self._subs else []
-            except LoadError as exc:
-                yield Member(base, token, None, [], exc)
-                continue
-            yield Member(base, token, facts, listed)
+    def read(self, member: Member) -> tuple[Named, list[Named]]:
+        """A member's companyfacts and its company's submissions files, parsed; LoadError when not whole JSON."""
+        stem = member.name.removesuffix(".json")
+        pages = sorted(n for n in self._sub_names
+                       if Path(n).name == member.name or Path(n).name.startswith(f"{stem}-submissions-"))
+        facts = _member_json(self._facts, self.path, member.path)
+        return facts, [_member_json(self._subs, self.submissions, n) for n in pages] if self._subs else []
 
 
 def _open_zip(path: Path) -> ZipFile:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from tqdm import tqdm
 
 from factstore.errors import FactstoreError
-from factstore.loaders.batch import Batch
+from factstore.loaders.batch import Batch, LoadReport
+from factstore.loaders.companyfacts import Named
 from factstore.sec.client import FetchError, SecClient
 from factstore.sec.ingest import (
     BulkArchive,
@@ -28,10 +29,11 @@ from factstore.sec.ingest import (
     only_new,
     payload_item,
     settled,
+    wanted_documents,
 )
 
 if TYPE_CHECKING:
-    from factstore.store import FactStore, LoadReport
+    from factstore.store import FactStore
 
 Say = Callable[[str], None]
 
@@ -47,8 +49,6 @@ def _bar(items: list[Any], desc: str, progress: bool | None) -> Any:
 def _run(store: FactStore, name: str, work: Callable[[], LoadReport], keep_going: bool, say: Say | None
          ) -> LoadReport:
     """One company's step; with keep_going a failure becomes the report's error instead of an exception."""
-    from factstore.store import LoadReport
-
     try:
         report = work()
     except FactstoreError as exc:
@@ -89,20 +89,20 @@ def fetch_companyfacts(store: FactStore, client: SecClient, companies: str | int
     return reports
 
 
-def _load_company(store: FactStore, facts: Any, submissions: list[Any], item: str, token: str, name: str,
+def _load_company(store: FactStore, facts: Named, submissions: list[Any], item: str, token: str, name: str,
                   extra: Batch | None = None) -> LoadReport:
-    from factstore.store import LoadReport
-
-    if already(store, item, token) and extra is None:
-        return LoadReport(name, 0, 0, 0, 0, note="unchanged since it was loaded")
-    batch = company_batch(facts, submissions, item, token)
-    entity_id = str(batch.entities["entity_id"].iloc[0])
+    """A company's new facts (and `extra` rows) in one transaction, with marks for the accessions its
+    submissions list that need no fetching again; an unchanged payload is not parsed again."""
+    unchanged = already(store, item, token)
+    batch = Batch(source=name, kind="sec") if unchanged else company_batch(facts, submissions, item, token)
+    entity_id = f"{int(facts.data['cik']):010d}"
     if submissions:
         listed, _ = listed_filings(submissions)
         batch.ingested += [(a, "", entity_id) for a in settled(store, listed, batch, entity_id, _today())]
     if extra is not None:
         batch.extend(extra)
-    return replace(store._apply(only_new(store, batch)), source=name)
+    report = replace(store._apply(only_new(store, batch)), source=name)
+    return replace(report, note="unchanged since it was loaded") if unchanged and not report.documents else report
 
 
 def fetch_filings(store: FactStore, client: SecClient, companies: str | int | Iterable[str | int], *,
@@ -152,20 +152,19 @@ def _chunk_new(store: FactStore) -> None:
 def load_bulk(store: FactStore, path: str | Path, *, submissions: str | Path | None = None,
               progress: bool | None = None, say: Say | None = None) -> list[LoadReport]:
     """Load the SEC's companyfacts.zip member by member, one transaction per company; members loaded
-    before (same name and CRC) are skipped, so an interrupted load resumes. A member that is not whole
-    JSON is reported and skipped."""
-    from factstore.store import LoadReport
-
+    before (same name and CRC) are skipped unread, so an interrupted load resumes. A member that is not
+    whole JSON, or holds a bad value, is reported by name and skipped."""
     reports = []
     with BulkArchive(path, submissions) as archive:
-        for member in tqdm(archive, total=len(archive), desc=Path(path).name, unit="company",
+        for member in tqdm(archive.members, desc=Path(path).name, unit="company",
                            disable=None if progress is None else not progress):
-            if member.error is not None:
-                report = LoadReport(member.name, 0, 0, 0, 0, error=str(member.error))
+            item = f"bulk:{member.name}"
+            if already(store, item, member.token):
+                report = LoadReport(member.name, 0, 0, 0, 0, note="unchanged since it was loaded")
             else:
                 try:
-                    report = _load_company(store, member.facts, member.submissions, f"bulk:{member.name}",
-                                           member.token, member.name)
+                    facts, listed = archive.read(member)
+                    report = _load_company(store, facts, listed, item, member.token, member.name)
                 except FactstoreError as exc:
                     report = LoadReport(member.name, 0, 0, 0, 0, error=str(exc))
             if say:
@@ -193,27 +192,21 @@ def update(store: FactStore, client: SecClient, companies: str | int | Iterable[
 
 
 def _update_one(store: FactStore, client: SecClient, cik: int) -> LoadReport:
-    from factstore.store import LoadReport
-
     entity_id = f"{cik:010d}"
     submissions = client.submissions(cik)
     listed, about = listed_filings(submissions)
-    seen = {r[0] for r in store._all("""
-        SELECT item FROM ingested WHERE entity_id = ? AND digest = ''
-        UNION SELECT filing_id FROM reports WHERE entity_id = ?
-        UNION SELECT doc_id FROM documents WHERE entity_id = ?""", [entity_id] * 3)}
+    seen = {r[0] for r in store._all("SELECT item FROM ingested WHERE entity_id = ? AND digest = '' UNION "
+                                     "SELECT filing_id FROM reports WHERE entity_id = ?", [entity_id] * 2)}
     new = listed[~listed["filing_id"].isin(seen)]
-    if new.empty:
+    wanted = wanted_documents(store, entity_id, listed)
+    if new.empty and wanted.empty:
         return LoadReport(f"CIK {cik}", 0, 0, 0, 0, note="nothing new")
-    forms = [r[0] for r in store._all("SELECT DISTINCT form FROM documents WHERE entity_id = ? AND kind = 'filing'",
-                                      [entity_id])]
-    documents, failed = _documents(store, client, cik, about, choose(new, forms, None, None)) if forms else (None, [])
+    documents, failed = _documents(store, client, cik, about, wanted)
     if new["is_xbrl"].any():
         facts, token = companyfacts_payload(client, cik)
         report = _load_company(store, facts, submissions, payload_item("companyfacts", cik), token, f"CIK {cik}",
                                extra=documents)
     else:
-        batch = documents or Batch(source=f"CIK {cik}", kind="sec")
-        batch.ingested += [(a, "", entity_id) for a in settled(store, listed, batch, entity_id, _today())]
-        report = replace(store._apply(only_new(store, batch)), source=f"CIK {cik}")
+        documents.ingested += [(a, "", entity_id) for a in settled(store, listed, documents, entity_id, _today())]
+        report = replace(store._apply(only_new(store, documents)), source=f"CIK {cik}")
     return replace(report, error="; ".join(failed) or None)
