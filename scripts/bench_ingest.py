@@ -161,6 +161,8 @@ def main() -> None:
           f"(store open, not timed above: {open_s * 1000:.0f} ms)")
     print(f"ours vs edgartools: {rate['ours'] / rate['edgartools']:.2f}x edgartools' facts/s "
           f"(ours {ours_n:,} facts stored, edgartools {edgar_n:,} facts made, JSON holds {raw_n:,})")
+    print(f"our parse alone vs edgartools' parse: {edgar_s / ours_parse_s:.2f}x "
+          f"({ours_parse_s / floor_s:.1f}x the floor's time)")
     print(f"ours vs orjson floor: {rate['ours'] / rate['orjson']:.2f}x of floor "
           f"(edgartools: {rate['edgartools'] / rate['orjson']:.2f}x of floor)")
     if parsed_rows != ours_n:

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from factstore.errors import FactstoreError
 from factstore.sec.cache import safe_path
@@ -187,3 +189,22 @@ def test_tickers_resolve_to_ciks_from_company_tickers_json(sec, tmp_path):
     with pytest.raises(FactstoreError, match="unknown ticker 'NOPE'"):
         c.cik("NOPE")
     assert len(sec.requests_to("/files/company_tickers.json")) == 1
+
+
+@given(gaps=st.lists(st.floats(min_value=0, max_value=0.3), min_size=1, max_size=60),
+       rate=st.integers(min_value=1, max_value=12))
+@settings(max_examples=200, deadline=None)
+def test_no_window_ever_holds_more_than_the_rate(gaps, rate):
+    """However requests arrive, any half-open window of one second sees at most `rate` of them sent."""
+    now = [0.0]
+
+    def sleep(s: float) -> None:
+        now[0] += s
+
+    limiter = RateLimiter(rate, 1.0, margin=0.0, clock=lambda: now[0], sleep=sleep)
+    sent = []
+    for gap in gaps:
+        now[0] += gap
+        limiter.wait()
+        sent.append(now[0])
+    assert all(sum(t <= s < t + 1.0 - 1e-9 for s in sent) <= rate for t in sent)
