@@ -93,10 +93,18 @@ def _sec_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--offline", action="store_true", help="replay the cache; send no request")
 
 
-def _company_options(parser: argparse.ArgumentParser, required: bool) -> None:
-    parser.add_argument("--ticker", action="append", default=[], help="ticker (repeat for several)")
-    parser.add_argument("--cik", action="append", default=[], type=int, help="CIK (repeat for several)")
-    parser.set_defaults(companies_required=required)
+def _sec_parser(parent: Any, name: str, run: Callable[[FactStore, argparse.Namespace], None], help: str,
+                description: str, companies: bool | None = None) -> argparse.ArgumentParser:
+    """A command that talks to the SEC: its company options (required or not), the client's and --db."""
+    parser = parent.add_parser(name, help=help, description=description)
+    if companies is not None:
+        parser.add_argument("--ticker", action="append", default=[], help="ticker (repeat for several)")
+        parser.add_argument("--cik", action="append", default=[], type=int, help="CIK (repeat for several)")
+        parser.set_defaults(companies_required=companies)
+    _sec_options(parser)
+    _db_option(parser)
+    parser.set_defaults(run=run)
+    return parser
 
 
 def _client(args: argparse.Namespace) -> SecClient:
@@ -396,42 +404,26 @@ def build_parser() -> argparse.ArgumentParser:
                                             "response is cached first. Accessions already loaded are never "
                                             "loaded again, so an interrupted run can simply be run again.")
     sources = fetch.add_subparsers(dest="source", required=True, metavar="SOURCE")
-    fcf = sources.add_parser("companyfacts", help="companyfacts and submissions JSON of companies",
-                             description="Fetch each company's companyfacts JSON (its XBRL facts) and submissions "
-                                         "JSON (acceptance times) and load the facts of new accessions.")
-    _company_options(fcf, required=True)
-    _sec_options(fcf)
-    _db_option(fcf)
-    fcf.set_defaults(run=cmd_fetch_companyfacts)
-    ffl = sources.add_parser("filings", help="primary documents of filings, parsed and chunked",
-                             description="Fetch the primary documents of a company's filings from the archives, "
-                                         "parse them into sections and blocks and chunk them for search.")
-    _company_options(ffl, required=True)
-    ffl.add_argument("--form", action="append", help="form, e.g. 10-K (repeat for several; default all)")
-    ffl.add_argument("--since", help="filed on or after this date")
-    ffl.add_argument("--until", help="filed on or before this date")
-    _sec_options(ffl)
-    _db_option(ffl)
-    ffl.set_defaults(run=cmd_fetch_filings)
-    fbk = sources.add_parser("bulk", help="the bulk companyfacts.zip, member by member",
-                             description="Load the SEC's bulk companyfacts.zip streamed member by member (nothing "
-                                         "unpacked to disk), one transaction per company; a rerun resumes. A name "
-                                         "that is not a local file is downloaded from the SEC's archives.")
-    fbk.add_argument("archive", nargs="?", default="companyfacts.zip", help="companyfacts.zip (path or SEC name)")
-    fbk.add_argument("--submissions", help="submissions.zip, for acceptance times to the second "
-                                           "(else the end of the filing date, New York time)")
-    _sec_options(fbk)
-    _db_option(fbk)
-    fbk.set_defaults(run=cmd_fetch_bulk)
-
-    upd = commands.add_parser("update", help="load only filings new since the last run",
-                              description="For every SEC company in the store (or those named), fetch its "
-                                          "submissions and load only accessions new since the last run: their "
-                                          "facts, and documents of the forms the store keeps for it.")
-    _company_options(upd, required=False)
-    _sec_options(upd)
-    _db_option(upd)
-    upd.set_defaults(run=cmd_update)
+    _sec_parser(sources, "companyfacts", cmd_fetch_companyfacts, "companyfacts and submissions JSON of companies",
+                "Fetch each company's companyfacts JSON (its XBRL facts) and submissions JSON (acceptance times) "
+                "and load the facts of new accessions.", companies=True)
+    filings = _sec_parser(sources, "filings", cmd_fetch_filings, "primary documents of filings, parsed and chunked",
+                          "Fetch the primary documents of a company's filings from the archives, parse them into "
+                          "sections and blocks and chunk them for search.", companies=True)
+    filings.add_argument("--form", action="append", help="form, e.g. 10-K (repeat for several; default all)")
+    filings.add_argument("--since", help="filed on or after this date")
+    filings.add_argument("--until", help="filed on or before this date")
+    bulk = _sec_parser(sources, "bulk", cmd_fetch_bulk, "the bulk companyfacts.zip, member by member",
+                       "Load the SEC's bulk companyfacts.zip streamed member by member (nothing unpacked to disk), "
+                       "one transaction per company; a rerun resumes. A name that is not a local file is "
+                       "downloaded from the SEC's archives.")
+    bulk.add_argument("archive", nargs="?", default="companyfacts.zip", help="companyfacts.zip (path or SEC name)")
+    bulk.add_argument("--submissions", help="submissions.zip, for acceptance times to the second "
+                                            "(else the end of the filing date, New York time)")
+    _sec_parser(commands, "update", cmd_update, "load only filings new since the last run",
+                "For every SEC company in the store (or those named), fetch its submissions and load only "
+                "accessions new since the last run: their facts, and documents of the forms the store keeps "
+                "for it.", companies=False)
 
     demo = commands.add_parser("demo", help="generate the demo data, load it and ask it questions",
                                description="Generate the deterministic demo data (course format), load "
