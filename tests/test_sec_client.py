@@ -208,3 +208,12 @@ def test_no_window_ever_holds_more_than_the_rate(gaps, rate):
         limiter.wait()
         sent.append(now[0])
     assert all(sum(t <= s < t + 1.0 - 1e-9 for s in sent) <= rate for t in sent)
+
+
+def test_a_download_is_kept_only_when_whole(sec, tmp_path):
+    path = "/Archives/edgar/daily-index/xbrl/companyfacts.zip"
+    sec.add(path, b"PK" + bytes(range(256)) * 40)
+    sec.fail(path, "truncate*")
+    with pytest.raises(FetchError, match="download broke off.*after 3 attempts"):
+        client(sec, tmp_path, retries=2).download(path, progress=False)
+    assert not any(p.is_file() for p in (tmp_path / "cache").rglob("*"))  # neither the file nor a partial copy

@@ -164,39 +164,35 @@ class SecClient:
                                                f"{', '.join(map(str, kept))}")
 
     def download(self, path: str, host: str = "www", *, progress: bool | None = None) -> Path:
-        """A large file (a bulk zip) streamed into the cache with a progress bar; the cached copy when offline."""
+        """A large file (a bulk zip) streamed into the cache with a progress bar, kept only when whole;
+        the cached copy when offline."""
         target = self.cache.path_for(path)
         if self.offline:
             if not target.is_file():
                 raise FetchError(self.url(path, host), f"not in the cache ({target}) and offline")
             return target
         url = self.url(path, host)
-        for attempt in range(self.retries + 1):
+        partial = target.with_name(f".{target.name}.{os.getpid()}.part")
+        partial.parent.mkdir(parents=True, exist_ok=True)
+        problem = ""
+        for _ in range(self.retries + 1):
             response = self._send(url, stream=True)
-            partial = target.with_name(f".{target.name}.{os.getpid()}.part")
-            partial.parent.mkdir(parents=True, exist_ok=True)
             size = int(response.headers.get("Content-Length") or 0) or None
-            got = 0
             try:
                 with partial.open("wb") as out, tqdm(total=size, unit="B", unit_scale=True, desc=target.name,
                                                      disable=None if progress is None else not progress) as bar:
                     for block in response.iter_content(1 << 20):
                         out.write(block)
-                        got += len(block)
                         bar.update(len(block))
+                got = partial.stat().st_size
+                if size is None or got == size or response.headers.get("Content-Encoding"):
+                    os.replace(partial, target)
+                    return target
+                problem = f"ended at {got} of {size} bytes"
             except TRANSIENT as exc:
-                partial.unlink(missing_ok=True)
-                if attempt == self.retries:
-                    raise FetchError(url, f"download broke off: {exc}") from exc
-                continue
-            if size is not None and got != size and not response.headers.get("Content-Encoding"):
-                partial.unlink(missing_ok=True)
-                if attempt == self.retries:
-                    raise FetchError(url, f"download ended at {got} of {size} bytes")
-                continue
-            os.replace(partial, target)
-            return target
-        raise AssertionError("unreachable")
+                problem = f"broke off: {exc}"
+            partial.unlink(missing_ok=True)
+        raise FetchError(url, f"download {problem} after {self.retries + 1} attempts")
 
     # ----------------------------------------------------------------- endpoints
     def tickers(self) -> dict[str, int]:
