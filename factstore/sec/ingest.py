@@ -65,9 +65,9 @@ def only_new(store: FactStore, batch: Batch) -> Batch:
 
 
 def settled(store: FactStore, listed: pd.DataFrame, batch: Batch, entity_id: str, today: date) -> list[str]:
-    """Accessions a later `update` need not fetch: loaded now or before, without XBRL, or old enough that
-    companyfacts would already carry them."""
-    loaded = set(batch.reports["filing_id"]) | set(batch.documents["doc_id"]) | {r[0] for r in store._all(
+    """Accessions whose facts a later `update` need not fetch: loaded now or before, without XBRL, or old
+    enough that companyfacts would already carry them (a stored document does not settle its facts)."""
+    loaded = set(batch.reports["filing_id"]) | {r[0] for r in store._all(
         "SELECT DISTINCT filing_id FROM reports WHERE entity_id = ?", [entity_id])}
     old = pd.to_datetime(listed["filed"]).dt.date < today - timedelta(days=SETTLED_DAYS)
     keep = listed["filing_id"].isin(loaded) | ~listed["is_xbrl"] | old
