@@ -284,3 +284,29 @@ def test_update_fetches_new_documents_of_the_forms_kept_and_retries_missing_ones
         assert fetched == ["000032019325000008", "000032019326000006"]  # only the missing ones, tried again
         assert (again.documents, again.reports) == (0, 0)
         assert not sec.requests_to(f"/api/xbrl/companyfacts/{AAPL}")
+
+
+def test_a_recent_xbrl_filing_missing_from_companyfacts_is_checked_again_until_it_settles(sec, tmp_path,
+                                                                                          monkeypatch):
+    from datetime import date
+
+    from factstore.sec import sync
+
+    late_8k = "0001140361-26-006577"  # filed 2026-02-24 with XBRL; companyfacts has no facts for it
+    client = sec_client(sec, tmp_path)
+    facts_path = f"/api/xbrl/companyfacts/{AAPL}"
+    with factstore.open() as store:
+        monkeypatch.setattr(sync, "_today", lambda: date(2026, 2, 25))
+        store.fetch_companyfacts("AAPL", client)
+        marks = "SELECT count(*) n FROM ingested WHERE item = ?"
+        assert store.sql(marks, [late_8k])["n"][0] == 0  # may still come: not settled
+        sec.log.clear()
+        [report] = store.update(client=client)
+        assert report.note == "unchanged since it was loaded" and len(sec.requests_to(facts_path)) == 1
+
+        monkeypatch.setattr(sync, "_today", lambda: date(2026, 3, 2))
+        store.update(client=client)
+        assert store.sql(marks, [late_8k])["n"][0] == 1  # three days on, companyfacts will not add it
+        sec.log.clear()
+        [quiet] = store.update(client=client)
+        assert quiet.note == "nothing new" and not sec.requests_to(facts_path)
