@@ -119,14 +119,13 @@ def _companies(args: argparse.Namespace) -> list[str | int]:
 
 
 def _reported(reports: list[LoadReport]) -> None:
-    """Totals after the per-company lines; a failed company makes the command fail."""
-    done = [r for r in reports if not r.error]
-    print(f"added {sum(r.reports for r in done)} facts, {sum(r.filings for r in done)} filings, "
-          f"{sum(r.documents for r in done)} documents for {len(done)} of {len(reports)} companies")
-    failed = [r for r in reports if r.error]
+    """Totals after the per-company lines; anything that failed makes the command fail."""
+    print(f"added {sum(r.reports for r in reports)} facts, {sum(r.filings for r in reports)} filings, "
+          f"{sum(r.documents for r in reports)} documents for {len(reports)} companies")
+    failed = [r.source for r in reports if r.error]
     if failed:
-        raise FactstoreError(f"{len(failed)} failed (nothing of them was loaded; run again to retry): "
-                             + ", ".join(r.source for r in failed))
+        raise FactstoreError(f"{len(failed)} of {len(reports)} failed (see above; run again to retry): "
+                             + ", ".join(failed))
 
 
 def _say(line: str) -> None:

@@ -251,11 +251,11 @@ class FactStore:
                             [batch.kind, "; ".join(sorted(set(batch.source_of.values()))) or batch.source,
                              added["filings"], added["reports"]])
             if batch.ingested:
-                self.con.executemany("INSERT OR IGNORE INTO ingested VALUES (?, ?, ?, now()::TIMESTAMP, ?)",
-                                     [[item, digest, entity, added["reports"] if digest else 0]
-                                      for item, digest, entity in batch.ingested])
+                con.register("_batch_ingested", pd.DataFrame(batch.ingested, columns=["item", "digest", "entity_id"]))
+                self._all("""INSERT OR IGNORE INTO ingested SELECT item, digest, entity_id, now()::TIMESTAMP,
+                    CASE WHEN digest = '' THEN 0 ELSE ? END FROM _batch_ingested""", [added["reports"]])
             for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales",
-                         "_batch_reports"):
+                         "_batch_reports", "_batch_ingested"):
                 with suppress(duckdb.Error):
                     con.unregister(name)
         self._concepts = None

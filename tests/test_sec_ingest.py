@@ -78,7 +78,7 @@ def test_a_company_whose_file_never_arrives_whole_loads_nothing_and_a_rerun_fini
     assert cli(sec, tmp_path, "fetch", "companyfacts", "--ticker", "AAPL", "--ticker", "NVDA") == 1
     out, err = capsys.readouterr()
     assert "CIK 1045810" not in out and "NVDA: FAILED" in out and "malformed JSON" in out
-    assert "1 failed" in err
+    assert "1 of 2 failed" in err
     kept = list((tmp_path / "cache/api/xbrl/companyfacts").glob(f"{NVDA}.bad-*"))
     assert len(kept) == 3  # every broken payload is kept
     with factstore.open(tmp_path / "store.duckdb") as store:
@@ -165,7 +165,7 @@ def test_fetch_filings_parses_and_chunks_documents_with_the_facts_acceptance(sec
     # the FY2025 10-K is not recorded: a clear error for it, and nothing stored twice on the rerun
     assert cli(sec, tmp_path, "fetch", "filings", "--ticker", "AAPL", "--form", "10-K", "--since", "2024-01-01") == 1
     out, _ = capsys.readouterr()
-    assert "HTTP 404" in out and "/Archives/edgar/data/320193/" in out and "+0 documents" not in out.split("FAILED")[0]
+    assert "CIK 320193: FAILED: " in out and "HTTP 404" in out and "/Archives/edgar/data/320193/" in out
     with factstore.open(tmp_path / "store.duckdb") as store:
         assert store.sql("SELECT count(*) n FROM documents")["n"][0] == 1
 

@@ -54,5 +54,5 @@ class LoadReport:
     filings: int
     reports: int
     documents: int
-    error: str | None = None  # why this part of a multi-company run failed (nothing of it was loaded)
+    error: str | None = None  # what failed in this part of a run (a company's facts load whole or not at all)
     note: str | None = None  # e.g. 'unchanged since it was loaded'

@@ -62,12 +62,14 @@ def _run(store: FactStore, name: str, work: Callable[[], LoadReport], keep_going
 
 def describe(report: LoadReport) -> str:
     """One line per company for people watching a run."""
-    if report.error:
-        return f"{report.source}: FAILED: {report.error}"
-    if report.note:
+    if report.note and not report.error:
         return f"{report.source}: {report.note}"
-    return (f"{report.source}: +{report.reports} facts, +{report.filings} filings, "
-            f"+{report.documents} documents")
+    added = f"+{report.reports} facts, +{report.filings} filings"
+    added += f", +{report.documents} documents" if report.documents else ""
+    if report.error:
+        loaded = f"{added}; " if report.reports or report.filings or report.documents else ""
+        return f"{report.source}: {loaded}FAILED: {report.error}"
+    return f"{report.source}: {added}"
 
 
 def _today() -> Any:
