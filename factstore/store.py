@@ -206,15 +206,17 @@ class FactStore:
             before = self._counts()
             con.register("_batch_filings", batch.filings)
             clash = self._one("""
-                SELECT b.filing_id, f.accepted_at, b.accepted_at, f.form, b.form, f.entity_id, b.entity_id
-                FROM _batch_filings b JOIN filings f USING (filing_id)
-                WHERE f.accepted_at <> b.accepted_at OR f.form <> b.form OR f.entity_id <> b.entity_id
-                LIMIT 1""")
-            if clash:
+                SELECT b.filing_id, f.accepted_at, b.accepted_at, f.form, b.form, f.entity_id, b.entity_id,
+                    f.accepted_at <> b.accepted_at OR f.form <> b.form OR f.entity_id <> b.entity_id AS differs
+                FROM _batch_filings b JOIN filings f USING (filing_id) ORDER BY differs DESC LIMIT 1""")
+            if clash and clash[7]:
                 raise LoadError(batch.source_of.get("reports", batch.source),
                                 f"filing {clash[0]} is already stored as {clash[3]} of {clash[5]} "
                                 f"accepted {clash[1]}; this file says {clash[4]} of {clash[6]} "
                                 f"accepted {clash[2]}")
+            # whether a filing these facts belong to may have been stored before
+            reloading = clash is not None or not set(batch.reports["filing_id"].unique()) <= set(
+                batch.filings["filing_id"])
             if len(batch.entities):
                 con.register("_batch_entities", batch.entities)
                 self._all("""
@@ -236,7 +238,7 @@ class FactStore:
                     accepted_at::TIMESTAMP, accepted_precision, accepted_note, source
                 FROM _batch_filings ON CONFLICT (filing_id) DO NOTHING""")
             if len(batch.reports):
-                self._insert_reports(batch)
+                self._insert_reports(batch, reloading)
             if len(batch.documents):
                 self._insert_documents(batch.documents)
             if batch.sales is not None and len(batch.sales):
@@ -262,26 +264,29 @@ class FactStore:
         return LoadReport(batch.source, added["entities"], added["filings"], added["reports"],
                           added["documents"])
 
-    def _insert_reports(self, batch: Batch) -> None:
-        con = self.con
+    def _insert_reports(self, batch: Batch, reloading: bool) -> None:
+        """New facts, checked: one value per fact per filing, and none contradicting what a filing already
+        reported (those checks against stored rows run only when a filing was stored before)."""
         source = batch.source_of.get("reports", batch.source)
-        con.register("_batch_reports", batch.reports)
+        self.con.register("_batch_reports", batch.reports)
         self._all("""
             CREATE OR REPLACE TEMP TABLE _new_reports AS
-            SELECT DISTINCT filing_id, entity_id, concept, unit, period_start::DATE AS period_start,
-                period_end::DATE AS period_end, value, accepted_at::TIMESTAMP AS accepted_at, form
+            SELECT DISTINCT filing_id::VARCHAR AS filing_id, entity_id::VARCHAR AS entity_id,
+                concept::VARCHAR AS concept, unit::VARCHAR AS unit, period_start::DATE AS period_start,
+                period_end::DATE AS period_end, value, accepted_at::TIMESTAMP AS accepted_at, form::VARCHAR AS form
             FROM _batch_reports""")
         twice = self._one("""
             SELECT filing_id, concept, unit, period_start, period_end FROM _new_reports
             GROUP BY filing_id, concept, unit, period_start, period_end HAVING count(*) > 1 LIMIT 1""")
         if twice:
             rows = self._all("""
-                SELECT row::VARCHAR FROM _batch_reports WHERE filing_id = ? AND concept = ? AND unit = ?
+                SELECT row FROM _batch_reports WHERE filing_id = ? AND concept::VARCHAR = ? AND unit::VARCHAR = ?
                 AND period_start::DATE IS NOT DISTINCT FROM ? AND period_end::DATE = ? ORDER BY row LIMIT 2""",
                 list(twice))
             raise LoadError(source, f"the same fact ({twice[1]} {twice[4]}) is given twice with different "
-                            f"values in filing {twice[0]} (rows {', '.join(r[0] for r in rows)})", field="value")
-        stored = self._one("""
+                            f"values in filing {twice[0]} (rows {', '.join(batch.row_name(r[0]) for r in rows)})",
+                            field="value")
+        stored = reloading and self._one("""
             SELECT n.filing_id, n.concept, n.period_end, r.value, n.value FROM _new_reports n
             JOIN (SELECT * FROM reports WHERE filing_id IN (SELECT filing_id FROM _new_reports)) r
               USING (filing_id, concept, unit, period_end)
@@ -290,11 +295,12 @@ class FactStore:
         if stored:
             raise LoadError(source, f"filing {stored[0]} already reported {stored[1]} for {stored[2]} "
                             f"as {stored[3]}; this file says {stored[4]}", field="value")
-        self._all("""
-            DELETE FROM _new_reports n WHERE EXISTS (
-                SELECT 1 FROM reports r
-                WHERE r.filing_id = n.filing_id AND r.concept = n.concept AND r.unit = n.unit
-                  AND r.period_end = n.period_end AND r.period_start IS NOT DISTINCT FROM n.period_start)""")
+        if reloading:
+            self._all("""
+                DELETE FROM _new_reports n WHERE EXISTS (
+                    SELECT 1 FROM reports r
+                    WHERE r.filing_id = n.filing_id AND r.concept = n.concept AND r.unit = n.unit
+                      AND r.period_end = n.period_end AND r.period_start IS NOT DISTINCT FROM n.period_start)""")
         self._all("""
             INSERT INTO reports SELECT * FROM _new_reports
             ORDER BY entity_id, concept, period_end, period_start, accepted_at""")
@@ -306,8 +312,8 @@ class FactStore:
                 first_accepted_at = least(first_accepted_at, EXCLUDED.first_accepted_at)""")
         self._all("""
             INSERT OR IGNORE INTO concepts
-            SELECT DISTINCT concept, split_part(concept, ':', 1), split_part(concept, ':', 2)
-            FROM _new_reports""")
+            SELECT concept, split_part(concept, ':', 1), split_part(concept, ':', 2)
+            FROM (SELECT DISTINCT concept FROM _new_reports)""")
         self._all("DROP TABLE _new_reports")
 
     def _insert_documents(self, documents: pd.DataFrame) -> None:

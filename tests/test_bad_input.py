@@ -143,3 +143,39 @@ def test_malformed_companyfacts_json(store, tmp_path):
         store.load_companyfacts(path)
     assert err.value.field == "facts.us-gaap.Revenues.units.USD[1].val"
     _assert_unchanged(store, before)
+
+
+def _companyfacts(tmp_path, facts: list[dict], name: str = "CIK0000000003.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps({"cik": 3, "entityName": "Y", "facts": {"us-gaap": {
+        "Revenues": {"units": {"USD": facts}}, "Assets": {"units": {"USD": [
+            {"end": "2019-12-31", "val": 1, "accn": "0000000003-20-000001", "form": "10-K", "filed": "2020-02-01"}]}}}}}))
+    return path
+
+
+FACT = {"start": "2019-01-01", "end": "2019-12-31", "val": 5, "accn": "0000000003-20-000001", "form": "10-K",
+        "filed": "2020-02-01"}
+
+
+@pytest.mark.parametrize(("change", "field", "message"), [
+    ({"end": "2019-13-31"}, "facts.us-gaap.Revenues.units.USD[1].end", "not an ISO date: '2019-13-31'"),
+    ({"start": "31/12/2019"}, "facts.us-gaap.Revenues.units.USD[1].start", "not an ISO date"),
+    ({"filed": None}, "facts.us-gaap.Revenues.units.USD[1].filed", "missing"),
+    ({"accn": ...}, "facts.us-gaap.Revenues.units.USD[1].accn", "missing"),
+    ({"val": True}, "facts.us-gaap.Revenues.units.USD[1].val", "not a number"),
+])
+def test_bad_companyfacts_fact_named_by_json_path(store, tmp_path, change, field, message):
+    bad = {k: v for k, v in {**FACT, **change}.items() if v is not ...}
+    path = _companyfacts(tmp_path, [FACT, bad])
+    before = _snapshot(store)
+    with pytest.raises(LoadError, match=message) as err:
+        store.load_companyfacts(path)
+    assert err.value.source == str(path) and err.value.field == field
+    _assert_unchanged(store, before)
+
+
+def test_one_filing_giving_one_fact_two_values_names_both_rows(store, tmp_path):
+    path = _companyfacts(tmp_path, [FACT, {**FACT, "val": 6}])
+    with pytest.raises(LoadError, match=r"given twice with different values.*rows "
+                                        r"facts.us-gaap.Revenues.units.USD\[0\], facts.us-gaap.Revenues.units.USD\[1\]"):
+        store.load_companyfacts(path)

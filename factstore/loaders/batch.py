@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -31,6 +33,7 @@ class Batch:
     documents: pd.DataFrame = field(default_factory=lambda: _empty(DOCUMENT_COLUMNS))
     sales: pd.DataFrame | None = None
     source_of: dict[str, str] = field(default_factory=dict)  # table -> file it came from
+    row_name: Callable[[Any], str] = str  # a `reports.row` as people find it in the source
     ingested: list[tuple[str, str, str | None]] = field(default_factory=list)  # (item, digest, entity_id)
 
     def extend(self, other: Batch) -> Batch:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import numpy as np
 import orjson
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from factstore.errors import LoadError
 from factstore.loaders.batch import Batch
@@ -53,8 +59,17 @@ def _day(text: Any, source: str, path: str) -> date:
         raise LoadError(source, f"not an ISO date: {text!r}", field=path) from exc
 
 
-def submission_rows(data: Json | list[Json]) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Filings listed in a submissions JSON (and its paged files): accession, form, dates, stamp."""
+@dataclass(frozen=True)
+class Submissions:
+    """A company's submissions JSON (and its paged files): one row per filing listed (accession, form,
+    filing date, acceptance stamp, report date, primary document, XBRL or not) and the company's fields."""
+
+    filings: pd.DataFrame
+    company: dict[str, Any]
+
+
+def read_submissions(data: Json | list[Json]) -> Submissions:
+    """The filings listed in a submissions JSON and its paged files."""
     documents = data if isinstance(data, list) else [data]
     rows: list[dict[str, Any]] = []
     company: dict[str, Any] = {}
@@ -77,11 +92,18 @@ def submission_rows(data: Json | list[Json]) -> tuple[pd.DataFrame, dict[str, An
                          "filed": _day(columns["filingDate"][i], source, f"filings.recent.filingDate[{i}]"),
                          "stamp": stamps[i] or None, "report_date": reports[i] or None, "source": source,
                          "primary_document": documents[i] or None, "is_xbrl": bool(xbrl[i])})
-    return pd.DataFrame(rows).drop_duplicates("filing_id"), company
+    filings = pd.DataFrame(rows).drop_duplicates("filing_id", ignore_index=True)
+    filings["filed"] = pd.to_datetime(filings["filed"]).astype("datetime64[us]")
+    return Submissions(filings, company)
 
 
-def read_companyfacts(data: Json, submissions: Json | list[Json] | None = None) -> Batch:
-    """A batch from one companyfacts JSON: every reported value, none dropped, each with its filing."""
+REQUIRED = (("accn", "filing_id"), ("end", "period_end"), ("val", "value"), ("form", "form"), ("filed", "filed"))
+ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def read_companyfacts(data: Json, submissions: Json | list[Json] | Submissions | None = None) -> Batch:
+    """A batch from one companyfacts JSON: every reported value, none dropped, each with its filing;
+    acceptance times come from the company's submissions (files, or read already)."""
     parsed, source = read_json(data, "companyfacts")
     try:
         cik = int(parsed["cik"])
@@ -91,90 +113,148 @@ def read_companyfacts(data: Json, submissions: Json | list[Json] | None = None) 
     facts = parsed.get("facts")
     if not isinstance(facts, dict):
         raise LoadError(source, "missing or not an object", field="facts")
-    columns: dict[str, list[Any]] = {k: [] for k in (
-        "filing_id", "concept", "unit", "period_start", "period_end", "value", "form", "filed")}
-    paths: list[str] = []  # one JSON path per unit list; rows are numbered within it
-    sizes: list[int] = []
-    for taxonomy, concepts in facts.items():
-        for name, body in concepts.items():
-            concept = f"{taxonomy}:{name}"
-            for unit, values in (body.get("units") or {}).items():
-                path = f"facts.{taxonomy}.{name}.units.{unit}"
-                try:  # one pass per field is much faster than one per fact; a miss is located below
-                    for key, column in (("accn", "filing_id"), ("end", "period_end"), ("val", "value"),
-                                        ("form", "form"), ("filed", "filed")):
-                        columns[column] += [f[key] for f in values]
-                except (KeyError, TypeError):
-                    _missing(values, source, path)
-                columns["period_start"] += [f.get("start") for f in values]
-                n = len(values)
-                columns["concept"] += [concept] * n
-                columns["unit"] += [unit] * n
-                paths.append(path)
-                sizes.append(n)
-    values = columns["value"]
-    if not all(type(v) is float or type(v) is int for v in values):
-        i = next(i for i, v in enumerate(values) if type(v) is not float and type(v) is not int)
-        raise LoadError(source, f"not a number: {values[i]!r}", field=f"{_row(paths, sizes, i)}.val")
-    columns["row"] = [f"{p}[{i}]" for p, n in zip(paths, sizes, strict=True) for i in range(n)]
-    reports = pd.DataFrame(columns).astype({"value": "float64"})
-    for column in ("period_start", "period_end", "filed"):
-        codes, distinct = pd.factorize(reports[column])  # few distinct dates: parse each once
-        parsed_dates = pd.Series(pd.to_datetime(distinct, errors="coerce", format="%Y-%m-%d").take(codes),
-                                 index=reports.index).where(codes >= 0)
-        bad = parsed_dates.isna() & reports[column].notna()
-        if bad.any():
-            i = int(bad.to_numpy().nonzero()[0][0])
-            raise LoadError(source, f"not an ISO date: {reports[column].iloc[i]!r}",
-                            field=f"{reports['row'].iloc[i]}.{column.replace('period_', '')}")
-        reports[column] = parsed_dates.astype("datetime64[us]")
+    table, row_name = _fact_table(facts, source)
 
-    # One row per accession: its form (the most common one its facts give) and filing date.
-    forms = (reports.groupby(["filing_id", "form"], sort=True).size().rename("n").reset_index()
-             .sort_values(["filing_id", "n"], ascending=[True, False], kind="stable").drop_duplicates("filing_id"))
-    per_filing = (reports.groupby("filing_id", sort=True).agg(filed=("filed", "min"), period_end=("period_end", "max"))
-                  .reset_index().merge(forms[["filing_id", "form"]], on="filing_id"))
+    # One row per accession: its form (the most common one its facts give), filing date and period.
+    counts = table.group_by(["filing_id", "form"]).aggregate([("value", "count")]).to_pydict()
+    form_of: dict[str, tuple[int, str]] = {}
+    for accn, form, n in zip(counts["filing_id"], counts["form"], counts["value_count"], strict=True):
+        form_of[accn] = min(form_of.get(accn, (0, form)), (-n, form))
+    spans = table.group_by("filing_id").aggregate([("filed", "min"), ("period_end", "max")]).to_pydict()
+    order = sorted(range(len(spans["filing_id"])), key=spans["filing_id"].__getitem__)
+    accns = [spans["filing_id"][i] for i in order]
+    filed = [spans["filed_min"][i] for i in order]
+    period_end = [spans["period_end_max"][i] for i in order]
+    stamps: list[str | None] = [None] * len(accns)
+    sources = [source] * len(accns)
     tickers: list[str] = []
     name = parsed.get("entityName")
     if submissions is not None:
-        listed, company = submission_rows(submissions)
+        if not isinstance(submissions, Submissions):
+            submissions = read_submissions(submissions)
+        listed, company = submissions.filings, submissions.company
         tickers = [t.upper() for t in company.get("tickers", []) if t]
         name = name or company.get("name")
-        listed["filed"] = pd.to_datetime(listed["filed"])
-        per_filing = per_filing.merge(listed[["filing_id", "stamp", "filed", "report_date", "source"]],
-                                      on="filing_id", how="left", suffixes=("", "_sub"))
-        per_filing["filed"] = per_filing["filed_sub"].fillna(per_filing["filed"])
-        per_filing["period_end"] = pd.to_datetime(per_filing["report_date"]).fillna(per_filing["period_end"])
-        per_filing = per_filing.drop(columns=["filed_sub", "report_date"])
-    else:
-        per_filing["stamp"] = None
-        per_filing["source"] = None
-    times = resolve_acceptances(
-        [s if isinstance(s, str) else None for s in per_filing["stamp"]],
-        [t.date() for t in per_filing["filed"]])
-    per_filing["accepted_at"] = pd.Series([t.at for t in times], dtype="datetime64[us]")
-    per_filing["accepted_precision"] = [t.precision for t in times]
-    per_filing["accepted_note"] = [t.note for t in times]
-    per_filing["source"] = [s if isinstance(s, str) else source for s in per_filing["source"]]
-    per_filing["entity_id"] = entity_id
-    batch = Batch(source=source, kind="companyfacts")
-    batch.filings = per_filing.drop(columns=["stamp"]).assign(filed=per_filing["filed"].dt.date)
-    batch.reports = (reports.drop(columns=["form", "filed"])
-                     .merge(per_filing[["filing_id", "form", "accepted_at"]], on="filing_id")
-                     .assign(entity_id=entity_id))
+        known = dict(zip(listed["filing_id"], zip(listed["stamp"], listed["filed"], listed["report_date"],
+                                                  listed["source"], strict=True), strict=True))
+        for i, accn in enumerate(accns):
+            if accn in known:  # the submissions' filing date and report date win over the facts'
+                stamp, day, report_date, sources[i] = known[accn]
+                stamps[i], filed[i] = stamp if isinstance(stamp, str) else None, day.date()
+                period_end[i] = date.fromisoformat(report_date) if isinstance(report_date, str) else period_end[i]
+    times = resolve_acceptances(stamps, filed)
+    forms = [form_of[a][1] for a in accns]
+    accepted = [t.at for t in times]
+    batch = Batch(source=source, kind="companyfacts", row_name=row_name)
+    batch.filings = pd.DataFrame({
+        "filing_id": accns, "form": forms, "filed": filed, "period_end": period_end,
+        "accepted_at": pd.Series(accepted, dtype="datetime64[us]"),
+        "accepted_precision": [t.precision for t in times], "accepted_note": [t.note for t in times],
+        "source": sources, "entity_id": entity_id})
+    # each fact takes its filing's form and acceptance time
+    at = pc.index_in(table["filing_id"], value_set=pa.array(accns, pa.string()))
+    n = table.num_rows
+    batch.reports = (table.drop_columns(["form", "filed"])
+                     .append_column("form", pa.array(forms, pa.string()).take(at))
+                     .append_column("accepted_at", pa.array(accepted, pa.timestamp("us")).take(at))
+                     .append_column("entity_id", pa.DictionaryArray.from_arrays(
+                         pa.array(np.zeros(n, np.int32)), pa.array([entity_id])))
+                     .append_column("row", pa.array(np.arange(n)))
+                     .to_pandas(date_as_object=False))
     batch.entities = pd.DataFrame({"entity_id": [entity_id], "cik": [cik], "name": [name],
                                    "tickers": [tickers]})
     batch.source_of["reports"] = source
     return batch
 
 
-def _row(paths: list[str], sizes: list[int], i: int) -> str:
-    """The JSON path of the i-th fact read."""
-    for path, n in zip(paths, sizes, strict=True):
-        if i < n:
-            return f"{path}[{i}]"
-        i -= n
-    raise IndexError(i)
+def _fact_table(facts: dict[str, Any], source: str) -> tuple[pa.Table, Callable[[int], str]]:
+    """Every fact of a companyfacts `facts` object as one Arrow table, validated, and a function naming a
+    row by its JSON path. One pass per field over each unit list is much faster than one per fact."""
+    columns: dict[str, list[Any]] = {column: [] for _, column in REQUIRED}
+    starts: list[Any] = []
+    concepts: list[str] = []
+    units: list[str] = []
+    paths: list[str] = []
+    sizes: list[int] = []
+    for taxonomy, by_name in facts.items():
+        for name, body in by_name.items():
+            for unit, values in (body.get("units") or {}).items():
+                path = f"facts.{taxonomy}.{name}.units.{unit}"
+                try:
+                    for key, column in REQUIRED:
+                        columns[column] += [f[key] for f in values]
+                    starts += [f.get("start") for f in values]
+                except (KeyError, TypeError, AttributeError):
+                    _missing(values, source, path)
+                concepts.append(f"{taxonomy}:{name}")
+                units.append(unit)
+                paths.append(path)
+                sizes.append(len(values))
+    ends = np.cumsum(sizes)
+
+    def row_name(i: int) -> str:
+        group = int(np.searchsorted(ends, i, side="right"))
+        return f"{paths[group]}[{i - (ends[group] - sizes[group])}]"
+
+    values = columns["value"]
+    if not all(type(v) is float or type(v) is int for v in values):
+        i = next(i for i, v in enumerate(values) if type(v) is not float and type(v) is not int)
+        raise LoadError(source, f"not a number: {values[i]!r}", field=f"{row_name(i)}.val")
+    group = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)
+    arrays = {"filing_id": _strings(columns["filing_id"], source, row_name, "accn"),
+              "concept": _dictionary(concepts, group), "unit": _dictionary(units, group),
+              "period_start": _days(starts, source, row_name, "start", required=False),
+              "period_end": _days(columns["period_end"], source, row_name, "end"),
+              "value": pa.array(values, pa.float64()),
+              "form": _strings(columns["form"], source, row_name, "form"),
+              "filed": _days(columns["filed"], source, row_name, "filed")}
+    return pa.table(arrays), row_name
+
+
+def _dictionary(names: list[str], group: np.ndarray) -> pa.DictionaryArray:
+    """One name per unit list, repeated for its facts, as a dictionary-encoded column."""
+    codes, distinct = pd.factorize(pd.Series(names, dtype=object))
+    return pa.DictionaryArray.from_arrays(pa.array(codes[group].astype(np.int32)), pa.array(list(distinct)))
+
+
+def _strings(values: list[Any], source: str, row_name: Callable[[int], str], key: str) -> pa.Array:
+    """Non-empty text as an Arrow column; the first bad value is named by its JSON path."""
+    try:
+        text = pa.array(values, pa.string())
+        if not text.null_count and (not len(text) or pc.min(pc.utf8_length(text)).as_py() > 0):
+            return text
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        pass
+    for i, v in enumerate(values):
+        if not isinstance(v, str) or not v:
+            raise LoadError(source, "missing" if v is None or v == "" else f"not text: {v!r}",
+                            field=f"{row_name(i)}.{key}")
+    raise AssertionError("no bad value found")
+
+
+def _days(values: list[Any], source: str, row_name: Callable[[int], str], key: str, required: bool = True
+          ) -> pa.Array:
+    """ISO dates (YYYY-MM-DD) as an Arrow date column; the first bad one is named by its JSON path."""
+    try:
+        days = pa.array(values, pa.string()).cast(pa.date32())
+        if not required or not days.null_count:
+            return days
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        pass
+    for i, v in enumerate(values):
+        if v is None and required:
+            raise LoadError(source, "missing", field=f"{row_name(i)}.{key}")
+        if v is not None and not (isinstance(v, str) and ISO_DAY.fullmatch(v) and _is_day(v)):
+            raise LoadError(source, f"not an ISO date: {v!r}", field=f"{row_name(i)}.{key}")
+    raise AssertionError("no bad date found")
+
+
+def _is_day(text: str) -> bool:
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _missing(values: Any, source: str, path: str) -> None:
@@ -184,7 +264,7 @@ def _missing(values: Any, source: str, path: str) -> None:
     for i, fact in enumerate(values):
         if not isinstance(fact, dict):
             raise LoadError(source, "not an object", field=f"{path}[{i}]")
-        for key in ("val", "end", "accn", "form", "filed"):
+        for key, _ in REQUIRED:
             if key not in fact:
                 raise LoadError(source, "missing", field=f"{path}[{i}].{key}")
     raise AssertionError("no missing field found")

@@ -21,7 +21,7 @@ import pandas as pd
 
 from factstore.errors import LoadError
 from factstore.loaders.batch import Batch
-from factstore.loaders.companyfacts import Json, Named, read_companyfacts, submission_rows
+from factstore.loaders.companyfacts import Json, Named, Submissions, read_companyfacts
 from factstore.timing import resolve_acceptances
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def settled(store: FactStore, listed: pd.DataFrame, batch: Batch, entity_id: str
     enough that companyfacts would already carry them (a stored document does not settle its facts)."""
     loaded = set(batch.reports["filing_id"]) | {r[0] for r in store._all(
         "SELECT DISTINCT filing_id FROM reports WHERE entity_id = ?", [entity_id])}
-    old = pd.to_datetime(listed["filed"]).dt.date < today - timedelta(days=SETTLED_DAYS)
+    old = listed["filed"] < pd.Timestamp(today - timedelta(days=SETTLED_DAYS))
     keep = listed["filing_id"].isin(loaded) | ~listed["is_xbrl"] | old
     return sorted(listed.loc[keep, "filing_id"])
 
@@ -77,28 +77,28 @@ def settled(store: FactStore, listed: pd.DataFrame, batch: Batch, entity_id: str
 def wanted_documents(store: FactStore, entity_id: str, listed: pd.DataFrame) -> pd.DataFrame:
     """Listed filings whose document the store lacks, of the forms it keeps documents of for this company,
     filed since the first one kept (a failed fetch is tried again; older filings are not pulled in)."""
-    kept = store.sql("""SELECT d.form, min(f.filed) AS since FROM documents d JOIN filings f ON f.filing_id = d.doc_id
-        WHERE d.entity_id = ? AND d.kind = 'filing' GROUP BY d.form""", [entity_id])
+    kept = dict(store._all("""SELECT d.form, min(f.filed)::TIMESTAMP FROM documents d
+        JOIN filings f ON f.filing_id = d.doc_id WHERE d.entity_id = ? AND d.kind = 'filing' GROUP BY d.form""",
+                           [entity_id]))
     stored = {r[0] for r in store._all("SELECT doc_id FROM documents WHERE entity_id = ?", [entity_id])}
-    rows = listed.merge(kept, on="form")
-    rows = rows[(pd.to_datetime(rows["filed"]) >= pd.to_datetime(rows["since"])) & ~rows["filing_id"].isin(stored)
-                & rows["primary_document"].notna()]
-    return rows.drop(columns=["since"]).sort_values("filed")
+    since = pd.to_datetime(listed["form"].map(kept))
+    return listed[(listed["filed"] >= since) & ~listed["filing_id"].isin(stored) & listed["primary_document"].notna()]
 
 
-def listed_filings(submissions: list[Path]) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Every filing the submissions files list, with its acceptance resolved (over all of them)."""
-    listed, company = submission_rows(list(submissions))
-    times = resolve_acceptances([s if isinstance(s, str) else None for s in listed["stamp"]], list(listed["filed"]))
+def listed_filings(submissions: Submissions) -> pd.DataFrame:
+    """Every filing the submissions list, with its acceptance resolved (over all of them)."""
+    listed = submissions.filings.copy()
+    times = resolve_acceptances([s if isinstance(s, str) else None for s in listed["stamp"]],
+                                [t.date() for t in listed["filed"]])
     listed["accepted_at"] = pd.Series([t.at for t in times], dtype="datetime64[us]", index=listed.index)
     listed["accepted_precision"] = [t.precision for t in times]
     listed["accepted_note"] = [t.note for t in times]
-    return listed, company
+    return listed
 
 
-def company_batch(facts: Json, submissions: list[Json], item: str, token: str) -> Batch:
+def company_batch(facts: Json, submissions: Submissions | None, item: str, token: str) -> Batch:
     """One company's facts (with its submissions for acceptance times), logged as `item` at `token`."""
-    batch = read_companyfacts(facts, submissions or None)
+    batch = read_companyfacts(facts, submissions)
     batch.kind = "sec"
     batch.ingested.append((item, token, str(batch.entities["entity_id"].iloc[0])))
     return batch

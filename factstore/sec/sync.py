@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from factstore.errors import FactstoreError
 from factstore.loaders.batch import Batch, LoadReport
-from factstore.loaders.companyfacts import Named
+from factstore.loaders.companyfacts import Named, Submissions, read_submissions
 from factstore.sec.client import FetchError, SecClient
 from factstore.sec.ingest import (
     BulkArchive,
@@ -85,22 +85,22 @@ def fetch_companyfacts(store: FactStore, client: SecClient, companies: str | int
         def work(company: str | int = company) -> LoadReport:
             cik = client.cik(company)
             facts, token = companyfacts_payload(client, cik)
-            return _load_company(store, facts, client.submissions(cik), payload_item("companyfacts", cik), token,
-                                 f"CIK {cik}")
+            submissions = read_submissions(client.submissions(cik))
+            return _load_company(store, facts, submissions, payload_item("companyfacts", cik), token, f"CIK {cik}")
         reports.append(_run(store, str(company), work, keep_going, say))
     return reports
 
 
-def _load_company(store: FactStore, facts: Named, submissions: list[Any], item: str, token: str, name: str,
+def _load_company(store: FactStore, facts: Named, submissions: Submissions | None, item: str, token: str, name: str,
                   extra: Batch | None = None) -> LoadReport:
     """A company's new facts (and `extra` rows) in one transaction, with marks for the accessions its
     submissions list that need no fetching again; an unchanged payload is not parsed again."""
     unchanged = already(store, item, token)
     batch = Batch(source=name, kind="sec") if unchanged else company_batch(facts, submissions, item, token)
     entity_id = f"{int(facts.data['cik']):010d}"
-    if submissions:
-        listed, _ = listed_filings(submissions)
-        batch.ingested += [(a, "", entity_id) for a in settled(store, listed, batch, entity_id, _today())]
+    if submissions is not None:
+        batch.ingested += [(a, "", entity_id)
+                           for a in settled(store, submissions.filings, batch, entity_id, _today())]
     if extra is not None:
         batch.extend(extra)
     report = replace(store._apply(only_new(store, batch)), source=name)
@@ -116,8 +116,9 @@ def fetch_filings(store: FactStore, client: SecClient, companies: str | int | It
     for company in _bar(_companies(companies), "filings", progress):
         def work(company: str | int = company) -> LoadReport:
             cik = client.cik(company)
-            listed, about = listed_filings(client.submissions(cik))
-            return _load_documents(store, client, cik, about, choose(listed, forms, since, until), f"CIK {cik}")
+            submissions = read_submissions(client.submissions(cik))
+            chosen = choose(listed_filings(submissions), forms, since, until)
+            return _load_documents(store, client, cik, submissions.company, chosen, f"CIK {cik}")
         reports.append(_run(store, str(company), work, keep_going, say))
     _chunk_new(store)
     return reports
@@ -126,6 +127,8 @@ def fetch_filings(store: FactStore, client: SecClient, companies: str | int | It
 def _documents(store: FactStore, client: SecClient, cik: int, about: dict[str, Any], chosen: Any
                ) -> tuple[Batch, list[str]]:
     """A batch of the chosen filings' documents not stored yet, and the ones that could not be fetched."""
+    if chosen.empty:
+        return Batch(source=f"CIK {cik}", kind="sec"), []
     stored = {r[0] for r in store._all("SELECT doc_id FROM documents WHERE entity_id = ?", [f"{cik:010d}"])}
     bodies, failed = {}, []
     for accession, name in zip(chosen["filing_id"], chosen["primary_document"], strict=True):
@@ -165,8 +168,9 @@ def load_bulk(store: FactStore, path: str | Path, *, submissions: str | Path | N
                 report = LoadReport(member.name, 0, 0, 0, 0, note="unchanged since it was loaded")
             else:
                 try:
-                    facts, listed = archive.read(member)
-                    report = _load_company(store, facts, listed, item, member.token, member.name)
+                    facts, pages = archive.read(member)
+                    submissions = read_submissions(pages) if pages else None
+                    report = _load_company(store, facts, submissions, item, member.token, member.name)
                 except FactstoreError as exc:
                     report = LoadReport(member.name, 0, 0, 0, 0, error=str(exc))
             if say:
@@ -195,15 +199,17 @@ def update(store: FactStore, client: SecClient, companies: str | int | Iterable[
 
 def _update_one(store: FactStore, client: SecClient, cik: int) -> LoadReport:
     entity_id = f"{cik:010d}"
-    submissions = client.submissions(cik)
-    listed, about = listed_filings(submissions)
+    submissions = read_submissions(client.submissions(cik))
+    listed = submissions.filings
     seen = {r[0] for r in store._all("SELECT item FROM ingested WHERE entity_id = ? AND digest = '' UNION "
                                      "SELECT filing_id FROM reports WHERE entity_id = ?", [entity_id] * 2)}
     new = listed[~listed["filing_id"].isin(seen)]
     wanted = wanted_documents(store, entity_id, listed)
     if new.empty and wanted.empty:
         return LoadReport(f"CIK {cik}", 0, 0, 0, 0, note="nothing new")
-    documents, failed = _documents(store, client, cik, about, wanted)
+    if len(wanted):  # their acceptance times, resolved over all the company's filings
+        wanted = listed_filings(submissions).loc[wanted.index].sort_values("filed")
+    documents, failed = _documents(store, client, cik, submissions.company, wanted)
     if new["is_xbrl"].any():
         facts, token = companyfacts_payload(client, cik)
         report = _load_company(store, facts, submissions, payload_item("companyfacts", cik), token, f"CIK {cik}",
