@@ -147,9 +147,9 @@ def test_malformed_companyfacts_json(store, tmp_path):
 
 def _companyfacts(tmp_path, facts: list[dict], name: str = "CIK0000000003.json"):
     path = tmp_path / name
+    assets = {"end": "2019-12-31", "val": 1, "accn": "0000000003-20-000001", "form": "10-K", "filed": "2020-02-01"}
     path.write_text(json.dumps({"cik": 3, "entityName": "Y", "facts": {"us-gaap": {
-        "Revenues": {"units": {"USD": facts}}, "Assets": {"units": {"USD": [
-            {"end": "2019-12-31", "val": 1, "accn": "0000000003-20-000001", "form": "10-K", "filed": "2020-02-01"}]}}}}}))
+        "Revenues": {"units": {"USD": facts}}, "Assets": {"units": {"USD": [assets]}}}}}))
     return path
 
 
@@ -176,6 +176,6 @@ def test_bad_companyfacts_fact_named_by_json_path(store, tmp_path, change, field
 
 def test_one_filing_giving_one_fact_two_values_names_both_rows(store, tmp_path):
     path = _companyfacts(tmp_path, [FACT, {**FACT, "val": 6}])
-    with pytest.raises(LoadError, match=r"given twice with different values.*rows "
-                                        r"facts.us-gaap.Revenues.units.USD\[0\], facts.us-gaap.Revenues.units.USD\[1\]"):
+    rows = r"facts.us-gaap.Revenues.units.USD\[0\], facts.us-gaap.Revenues.units.USD\[1\]"
+    with pytest.raises(LoadError, match=r"given twice with different values.*rows " + rows):
         store.load_companyfacts(path)

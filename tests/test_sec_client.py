@@ -217,3 +217,10 @@ def test_a_download_is_kept_only_when_whole(sec, tmp_path):
     with pytest.raises(FetchError, match="download broke off.*after 3 attempts"):
         client(sec, tmp_path, retries=2).download(path, progress=False)
     assert not any(p.is_file() for p in (tmp_path / "cache").rglob("*"))  # neither the file nor a partial copy
+
+
+def test_a_retry_after_longer_than_max_wait_fails_at_once_saying_so(sec, tmp_path):
+    sec.fail(FACTS, "429:ra=600")
+    with pytest.raises(FetchError, match="asks to wait 600 s, more than max_wait=30 s"):
+        client(sec, tmp_path, max_wait=30).companyfacts(42)
+    assert len(sec.log) == 1

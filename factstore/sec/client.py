@@ -91,7 +91,6 @@ class SecClient:
         self.session.headers.update({"User-Agent": user_agent or "", "Accept-Encoding": "gzip, deflate"})
         self._sleep = sleep
         self._tickers: dict[str, int] | None = None
-        self.requests = 0
 
     # ----------------------------------------------------------------- transport
     def url(self, path: str, host: str = "data") -> str:
@@ -102,7 +101,6 @@ class SecClient:
         problem = ""
         for attempt in range(self.retries + 1):
             self.limiter.wait()
-            self.requests += 1
             wait = self.backoff * 2 ** attempt * random.uniform(0.5, 1.0)
             try:
                 response = self.session.get(url, timeout=self.timeout, stream=stream)
