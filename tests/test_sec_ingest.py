@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 import factstore
 from factstore.cli import main
@@ -310,3 +312,49 @@ def test_a_recent_xbrl_filing_missing_from_companyfacts_is_checked_again_until_i
         sec.log.clear()
         [quiet] = store.update(client=client)
         assert quiet.note == "nothing new" and not sec.requests_to(facts_path)
+
+
+SMALL = {"LPA": "CIK0001997711.json", "TSM": "CIK0001046179.json"}  # one without submissions, one with
+FAULTY_PATHS = [*(f"/api/xbrl/companyfacts/{n}" for n in SMALL.values()), "/submissions/CIK0001046179.json",
+                "/files/company_tickers.json"]
+TRANSIENT = st.sampled_from(["429:ra=0", "500", "503", "truncate", "drop", "malformed"])
+PLANS = st.dictionaries(st.sampled_from(FAULTY_PATHS),
+                        st.lists(TRANSIENT, max_size=3) | st.sampled_from([["500*"], ["malformed*"], ["404*"]]),
+                        max_size=4)
+
+
+@pytest.fixture(scope="module")
+def small_oracles(real):
+    """The oracle store's snapshot for every subset of the small companies."""
+    subsets = [(), ("LPA",), ("TSM",), ("LPA", "TSM")]
+    out = {}
+    for subset in subsets:
+        with oracle(real, [SMALL[t] for t in subset]) as store:
+            out[subset] = snapshot(store)
+    return out
+
+
+@given(plan=PLANS)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_whatever_the_faults_the_store_holds_exactly_the_companies_that_arrived_whole(real, small_oracles, plan,
+                                                                                     tmp_path_factory):
+    assume(plan.get("/submissions/CIK0001046179.json") != ["404*"])  # no submissions is not a failure: see LPA
+    cache = tmp_path_factory.mktemp("cache")
+    with SecServer(recorded_routes(real)) as sec, factstore.open() as store:
+        for path, faults in plan.items():
+            sec.fail(path, *faults)
+        client = SecClient(UA, base_url=sec.url, cache_dir=cache, backoff=0.001)
+        reports = store.fetch_companyfacts(list(SMALL), client, keep_going=True)
+        arrived = tuple(t for t, r in zip(SMALL, reports, strict=True) if r.error is None)
+        assert snapshot(store) == small_oracles[arrived]
+        assert sec.max_in_window(1.0) <= 10
+    # only a fault that outlasts the retries fails a company: one that never ends, a 404, or three bad payloads
+    lasting = {p for p, faults in plan.items() if faults in (["500*"], ["malformed*"], ["404*"])
+               or faults.count("malformed") == 3}
+    for ticker, report in zip(SMALL, reports, strict=True):
+        paths = {f"/api/xbrl/companyfacts/{SMALL[ticker]}", "/files/company_tickers.json"}
+        if ticker == "TSM":
+            paths.add("/submissions/CIK0001046179.json")
+        assert (report.error is not None) == bool(paths & lasting), (ticker, report.error)
+        if ticker == "LPA" and report.error is None:  # its submissions are not recorded: filing dates stand in
+            assert "no submissions JSON (404)" in report.note

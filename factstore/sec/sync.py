@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from factstore.store import FactStore
 
 Say = Callable[[str], None]
+NO_SUBMISSIONS = "no submissions JSON (404): acceptance times are the end of each filing date, New York time"
 
 
 def _companies(companies: str | int | Iterable[str | int]) -> list[str | int]:
@@ -62,14 +63,15 @@ def _run(store: FactStore, name: str, work: Callable[[], LoadReport], keep_going
 
 def describe(report: LoadReport) -> str:
     """One line per company for people watching a run."""
-    if report.note and not report.error:
-        return f"{report.source}: {report.note}"
-    added = f"+{report.reports} facts, +{report.filings} filings"
-    added += f", +{report.documents} documents" if report.documents else ""
+    parts = []
+    if report.reports or report.filings or report.documents or not (report.note or report.error):
+        parts.append(f"+{report.reports} facts, +{report.filings} filings"
+                     + (f", +{report.documents} documents" if report.documents else ""))
+    if report.note:
+        parts.append(report.note)
     if report.error:
-        loaded = f"{added}; " if report.reports or report.filings or report.documents else ""
-        return f"{report.source}: {loaded}FAILED: {report.error}"
-    return f"{report.source}: {added}"
+        parts.append(f"FAILED: {report.error}")
+    return f"{report.source}: {'; '.join(parts)}"
 
 
 def _today() -> Any:
@@ -85,7 +87,13 @@ def fetch_companyfacts(store: FactStore, client: SecClient, companies: str | int
         def work(company: str | int = company) -> LoadReport:
             cik = client.cik(company)
             facts, token = companyfacts_payload(client, cik)
-            submissions = read_submissions(client.submissions(cik))
+            try:
+                submissions = read_submissions(client.submissions(cik))
+            except FetchError as exc:
+                if exc.status != 404:
+                    raise
+                report = _load_company(store, facts, None, payload_item("companyfacts", cik), token, f"CIK {cik}")
+                return replace(report, note="; ".join(filter(None, (report.note, NO_SUBMISSIONS))))
             return _load_company(store, facts, submissions, payload_item("companyfacts", cik), token, f"CIK {cik}")
         reports.append(_run(store, str(company), work, keep_going, say))
     return reports
