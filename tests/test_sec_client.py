@@ -224,3 +224,12 @@ def test_a_retry_after_longer_than_max_wait_fails_at_once_saying_so(sec, tmp_pat
     with pytest.raises(FetchError, match="asks to wait 600 s, more than max_wait=30 s"):
         client(sec, tmp_path, max_wait=30).companyfacts(42)
     assert len(sec.log) == 1
+
+
+def test_clients_in_one_process_share_one_window(sec, tmp_path):
+    first, second = client(sec, tmp_path / "a"), client(sec, tmp_path / "b")
+    assert first.limiter is second.limiter
+    for _ in range(12):
+        first.get(FACTS)
+        second.get(FACTS)
+    assert sec.max_in_window(1.0) <= 10

@@ -85,7 +85,7 @@ class SecClient:
         self.hosts = {"data": base_url or DATA_HOST, "www": base_url or WWW_HOST}
         self.cache = ResponseCache(cache_dir or os.environ.get(CACHE_ENV) or DEFAULT_CACHE)
         self.offline = offline
-        self.limiter = RateLimiter(max_per_second)
+        self.limiter = RateLimiter.shared(max_per_second)  # one window for every client in the process
         self.timeout, self.retries, self.backoff, self.max_wait = timeout, retries, backoff, max_wait
         self.session = session or requests.Session()
         self.session.headers.update({"User-Agent": user_agent or "", "Accept-Encoding": "gzip, deflate"})

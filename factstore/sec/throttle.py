@@ -12,8 +12,18 @@ class RateLimiter:
     """A sliding window over send times: the (N+1)th request waits until the 1st is `per` seconds old.
 
     `margin` widens the window a little so that network jitter cannot squeeze N+1 arrivals into one
-    second at the server's end.
+    second at the server's end. `RateLimiter.shared(n)` is one limiter for the whole process, so that
+    several clients together still keep the limit.
     """
+
+    _shared: dict[int, RateLimiter] = {}
+    _shared_lock = threading.Lock()
+
+    @classmethod
+    def shared(cls, rate: int) -> RateLimiter:
+        """The process-wide limiter for this rate."""
+        with cls._shared_lock:
+            return cls._shared.setdefault(rate, cls(rate))
 
     def __init__(self, rate: int = 10, per: float = 1.0, *, margin: float = 0.05,
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
