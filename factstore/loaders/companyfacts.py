@@ -127,14 +127,11 @@ def read_companyfacts(data: Json, submissions: Json | list[Json] | Submissions |
     period_end = [spans["period_end_max"][i] for i in order]
     stamps: list[str | None] = [None] * len(accns)
     sources = [source] * len(accns)
-    tickers: list[str] = []
-    name = parsed.get("entityName")
+    company: dict[str, Any] = {}
     if submissions is not None:
         if not isinstance(submissions, Submissions):
             submissions = read_submissions(submissions)
         listed, company = submissions.filings, submissions.company
-        tickers = [t.upper() for t in company.get("tickers", []) if t]
-        name = name or company.get("name")
         known = dict(zip(listed["filing_id"], zip(listed["stamp"], listed["filed"], listed["report_date"],
                                                   listed["source"], strict=True), strict=True))
         for i, accn in enumerate(accns):
@@ -161,10 +158,16 @@ def read_companyfacts(data: Json, submissions: Json | list[Json] | Submissions |
                          pa.array(np.zeros(n, np.int32)), pa.array([entity_id])))
                      .append_column("row", pa.array(np.arange(n)))
                      .to_pandas(date_as_object=False))
-    batch.entities = pd.DataFrame({"entity_id": [entity_id], "cik": [cik], "name": [name],
-                                   "tickers": [tickers]})
+    batch.entities = entity_row(cik, parsed.get("entityName") or company.get("name"), company)
     batch.source_of["reports"] = source
     return batch
+
+
+def entity_row(cik: int, name: str | None, company: dict[str, Any]) -> pd.DataFrame:
+    """An SEC company as the one-row entities frame: 10-digit id, CIK, name, upper-case tickers
+    (`company`: the submissions JSON's own fields, or {})."""
+    return pd.DataFrame({"entity_id": [f"{cik:010d}"], "cik": [cik], "name": [name],
+                         "tickers": [[t.upper() for t in company.get("tickers", []) if t]]})
 
 
 def _fact_table(facts: dict[str, Any], source: str) -> tuple[pa.Table, Callable[[int], str]]:

@@ -21,7 +21,7 @@ import pandas as pd
 
 from factstore.errors import LoadError
 from factstore.loaders.batch import Batch
-from factstore.loaders.companyfacts import Json, Named, Submissions, read_companyfacts
+from factstore.loaders.companyfacts import Json, Named, Submissions, entity_row, read_companyfacts
 from factstore.timing import resolve_acceptances
 
 if TYPE_CHECKING:
@@ -58,10 +58,7 @@ def only_new(store: FactStore, batch: Batch) -> Batch:
         merged.loc[known, "form"] = merged.loc[known, "form_stored"]
         batch.reports = merged.drop(columns=["accepted_at_stored", "form_stored"])
     batch.filings = batch.filings[~batch.filings["filing_id"].isin(stored["filing_id"])]
-    if len(batch.documents):
-        batch.documents = batch.documents[~batch.documents["doc_id"].isin(
-            {r[0] for r in store._all("SELECT doc_id FROM documents")})]
-    return batch
+    return batch  # stored documents are left alone by the store itself
 
 
 def settled(store: FactStore, listed: pd.DataFrame, batch: Batch, entity_id: str, today: date) -> list[str]:
@@ -111,8 +108,7 @@ def documents_batch(cik: int, company: dict[str, Any], chosen: pd.DataFrame, bod
     name = company.get("name")
     rows = chosen[chosen["filing_id"].isin(bodies)]
     batch = Batch(source=f"submissions of CIK {cik}", kind="sec")
-    batch.entities = pd.DataFrame({"entity_id": [entity_id], "cik": [cik], "name": [name],
-                                   "tickers": [[t.upper() for t in company.get("tickers", []) if t]]})
+    batch.entities = entity_row(cik, name, company)
     period_end = pd.to_datetime(rows["report_date"]).fillna(pd.to_datetime(rows["filed"]))
     batch.filings = pd.DataFrame({
         "filing_id": rows["filing_id"], "entity_id": entity_id, "form": rows["form"],

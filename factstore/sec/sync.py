@@ -20,6 +20,7 @@ from factstore.loaders.companyfacts import Named, Submissions, read_submissions
 from factstore.sec.client import FetchError, SecClient
 from factstore.sec.ingest import (
     BulkArchive,
+    Member,
     already,
     choose,
     company_batch,
@@ -47,8 +48,7 @@ def _bar(items: list[Any], desc: str, progress: bool | None) -> Any:
     return tqdm(items, desc=desc, unit="company", disable=None if progress is None else not progress)
 
 
-def _run(store: FactStore, name: str, work: Callable[[], LoadReport], keep_going: bool, say: Say | None
-         ) -> LoadReport:
+def _run(name: str, work: Callable[[], LoadReport], keep_going: bool, say: Say | None) -> LoadReport:
     """One company's step; with keep_going a failure becomes the report's error instead of an exception."""
     try:
         report = work()
@@ -88,14 +88,16 @@ def fetch_companyfacts(store: FactStore, client: SecClient, companies: str | int
             cik = client.cik(company)
             facts, token = companyfacts_payload(client, cik)
             try:
-                submissions = read_submissions(client.submissions(cik))
+                submissions: Submissions | None = read_submissions(client.submissions(cik))
             except FetchError as exc:
                 if exc.status != 404:
                     raise
-                report = _load_company(store, facts, None, payload_item("companyfacts", cik), token, f"CIK {cik}")
-                return replace(report, note="; ".join(filter(None, (report.note, NO_SUBMISSIONS))))
-            return _load_company(store, facts, submissions, payload_item("companyfacts", cik), token, f"CIK {cik}")
-        reports.append(_run(store, str(company), work, keep_going, say))
+                submissions = None
+            report = _load_company(store, facts, submissions, payload_item("companyfacts", cik), token, f"CIK {cik}")
+            if submissions is None:
+                report = replace(report, note="; ".join(filter(None, (report.note, NO_SUBMISSIONS))))
+            return report
+        reports.append(_run(str(company), work, keep_going, say))
     return reports
 
 
@@ -127,7 +129,7 @@ def fetch_filings(store: FactStore, client: SecClient, companies: str | int | It
             submissions = read_submissions(client.submissions(cik))
             chosen = choose(listed_filings(submissions), forms, since, until)
             return _load_documents(store, client, cik, submissions.company, chosen, f"CIK {cik}")
-        reports.append(_run(store, str(company), work, keep_going, say))
+        reports.append(_run(str(company), work, keep_going, say))
     _chunk_new(store)
     return reports
 
@@ -171,19 +173,14 @@ def load_bulk(store: FactStore, path: str | Path, *, submissions: str | Path | N
     with BulkArchive(path, submissions) as archive:
         for member in tqdm(archive.members, desc=Path(path).name, unit="company",
                            disable=None if progress is None else not progress):
-            item = f"bulk:{member.name}"
-            if already(store, item, member.token):
-                report = LoadReport(member.name, 0, 0, 0, 0, note="unchanged since it was loaded")
-            else:
-                try:
-                    facts, pages = archive.read(member)
-                    submissions = read_submissions(pages) if pages else None
-                    report = _load_company(store, facts, submissions, item, member.token, member.name)
-                except FactstoreError as exc:
-                    report = LoadReport(member.name, 0, 0, 0, 0, error=str(exc))
-            if say:
-                say(describe(report))
-            reports.append(report)
+            def work(member: Member = member) -> LoadReport:
+                item = f"bulk:{member.name}"
+                if already(store, item, member.token):  # skipped unread
+                    return LoadReport(member.name, 0, 0, 0, 0, note="unchanged since it was loaded")
+                facts, pages = archive.read(member)
+                submissions = read_submissions(pages) if pages else None
+                return _load_company(store, facts, submissions, item, member.token, member.name)
+            reports.append(_run(member.name, work, True, say))
     return reports
 
 
@@ -199,7 +196,7 @@ def update(store: FactStore, client: SecClient, companies: str | int | Iterable[
         ciks = [client.cik(c) for c in _companies(companies)]
     reports = []
     for cik in _bar(ciks, "update", progress):
-        reports.append(_run(store, f"CIK {cik}", lambda cik=cik: _update_one(store, client, cik), keep_going, say))
+        reports.append(_run(f"CIK {cik}", lambda cik=cik: _update_one(store, client, cik), keep_going, say))
     if any(r.documents for r in reports):
         _chunk_new(store)
     return reports
