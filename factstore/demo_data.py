@@ -29,15 +29,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-
-try:
-    from tqdm.auto import tqdm
-except ImportError:  # pragma: no cover - tqdm is optional
-
-    def tqdm(iterable, **_kwargs):
-        """Stand-in for tqdm when it is not installed."""
-        return iterable
-
+from tqdm.auto import tqdm
 
 __all__ = ["CourseData", "generate", "write_course_files"]
 

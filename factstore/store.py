@@ -16,7 +16,6 @@ from typing import Any
 
 import duckdb
 import pandas as pd
-from tqdm import tqdm
 
 from factstore.ask.route import Answer, ask
 from factstore.errors import FactstoreError, LoadError, NotFound
@@ -25,6 +24,7 @@ from factstore.loaders.companyfacts import Json, read_companyfacts
 from factstore.loaders.course import Table, read_course
 from factstore.loaders.reports import read_reports
 from factstore.periods import parse_label
+from factstore.progress import progress_bar
 from factstore.sec import sync
 from factstore.sec.client import SecClient
 from factstore.text.blocks import Block, Document, Section
@@ -560,8 +560,8 @@ class FactStore:
             SELECT 1 FROM chunks c WHERE c.doc_id = d.doc_id AND c.strategy = ?)) ORDER BY doc_id""",
                          [new_only, strategy])
         rows = []
-        for doc_id, title in tqdm(docs, desc=f"index {strategy}", unit="doc", leave=False,
-                                  disable=None if progress is None else not progress):
+        for doc_id, title in progress_bar(docs, desc=f"index {strategy}", unit="doc", leave=False,
+                                          progress=progress):
             doc = self.document(doc_id)
             for no, c in enumerate(chunk(doc, strategy, size=size)):
                 section = " > ".join(doc.sections[c.section].path) if c.section is not None else None
@@ -642,8 +642,7 @@ def _day(value: Any, name: str) -> date | None:
 @contextmanager
 def _stages(desc: str, progress: bool | None) -> Iterator[Callable[[str], None]]:
     """A two-stage progress bar (read and check, then write) with elapsed time."""
-    with tqdm(total=2, desc=f"{desc}: read", unit="stage", disable=None if progress is None else not progress,
-              leave=False) as bar:
+    with progress_bar(total=2, desc=f"{desc}: read", unit="stage", progress=progress, leave=False) as bar:
         def step(name: str) -> None:
             bar.update()
             bar.set_description(f"{desc}: {name}")

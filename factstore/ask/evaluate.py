@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from tqdm import tqdm
 
 from factstore.loaders.columns import read_table, require
+from factstore.progress import progress_bar
 
 if TYPE_CHECKING:
     from factstore.store import FactStore
@@ -69,8 +69,8 @@ def report_questions(questions: str | pd.DataFrame) -> pd.DataFrame:
 def evaluate_ask(store: FactStore, questions: pd.DataFrame, progress: bool | None = None) -> pd.DataFrame:
     """Ask every question; per question: the kind routed to, whether it matches, and numeric exact match."""
     rows = []
-    for q in tqdm(questions.itertuples(), total=len(questions), desc="eval ask", leave=False,
-                  disable=None if progress is None else not progress):
+    for q in progress_bar(questions.itertuples(), total=len(questions), desc="eval ask", leave=False,
+                          progress=progress):
         answer = store.ask(q.pregunta)
         routed = answer.kind == q.expected or (q.expected == "passages" and answer.kind == "table")
         exact = None

@@ -18,9 +18,9 @@ from urllib.parse import urlsplit
 
 import orjson
 import requests
-from tqdm import tqdm
 
 from factstore.errors import FactstoreError
+from factstore.progress import progress_bar
 from factstore.sec.cache import ResponseCache, safe_path
 from factstore.sec.throttle import RateLimiter
 
@@ -177,8 +177,8 @@ class SecClient:
             response = self._send(url, stream=True)
             size = int(response.headers.get("Content-Length") or 0) or None
             try:
-                with partial.open("wb") as out, tqdm(total=size, unit="B", unit_scale=True, desc=target.name,
-                                                     disable=None if progress is None else not progress) as bar:
+                with partial.open("wb") as out, progress_bar(total=size, unit="B", unit_scale=True,
+                                                             desc=target.name, progress=progress) as bar:
                     for block in response.iter_content(1 << 20):
                         out.write(block)
                         bar.update(len(block))

@@ -12,11 +12,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tqdm import tqdm
-
 from factstore.errors import FactstoreError
 from factstore.loaders.batch import Batch, LoadReport
 from factstore.loaders.companyfacts import Named, Submissions, read_submissions
+from factstore.progress import progress_bar
 from factstore.sec.client import FetchError, SecClient
 from factstore.sec.ingest import (
     BulkArchive,
@@ -45,7 +44,7 @@ def _companies(companies: str | int | Iterable[str | int]) -> list[str | int]:
 
 
 def _bar(items: list[Any], desc: str, progress: bool | None) -> Any:
-    return tqdm(items, desc=desc, unit="company", disable=None if progress is None else not progress)
+    return progress_bar(items, desc=desc, unit="company", progress=progress)
 
 
 def _run(name: str, work: Callable[[], LoadReport], keep_going: bool, say: Say | None) -> LoadReport:
@@ -171,8 +170,7 @@ def load_bulk(store: FactStore, path: str | Path, *, submissions: str | Path | N
     whole JSON, or holds a bad value, is reported by name and skipped."""
     reports = []
     with BulkArchive(path, submissions) as archive:
-        for member in tqdm(archive.members, desc=Path(path).name, unit="company",
-                           disable=None if progress is None else not progress):
+        for member in progress_bar(archive.members, desc=Path(path).name, unit="company", progress=progress):
             def work(member: Member = member) -> LoadReport:
                 item = f"bulk:{member.name}"
                 if already(store, item, member.token):  # skipped unread

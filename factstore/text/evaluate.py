@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
-from tqdm import tqdm
 
 from factstore.loaders.columns import read_table, require
+from factstore.progress import progress_bar
 from factstore.text.chunkers import STRATEGIES
 from factstore.text.search import Hit
 
@@ -68,8 +68,8 @@ def evaluate(store: FactStore, passages: str | Path | pd.DataFrame, questions: s
     rows = []
     for strategy in strategies:
         for header in headers:
-            for q in tqdm(gold.itertuples(), total=len(gold), desc=f"eval {strategy} header={header}",
-                          disable=None if progress is None else not progress, leave=False):
+            for q in progress_bar(gold.itertuples(), total=len(gold), desc=f"eval {strategy} header={header}",
+                                  progress=progress, leave=False):
                 hits = store.search(q.pregunta, k=k_max, strategy=strategy, header=header)
                 for k in range(1, k_max + 1):
                     top = hits[:k]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pandas as pd
-from tqdm import tqdm
 
+from factstore.progress import progress_bar
 from factstore.text.blocks import Document
 from factstore.text.html import parse_filing
 from factstore.text.markdown import parse_report
@@ -19,9 +19,9 @@ def parse_rows(documents: pd.DataFrame, progress: bool | None = None
                ) -> tuple[list[str], pd.DataFrame, pd.DataFrame]:
     """Texts, section rows and block rows for a frame of documents (doc_id, kind, raw)."""
     texts, sections, blocks = [], [], []
-    for doc_id, kind, raw in tqdm(zip(documents["doc_id"], documents["kind"], documents["raw"], strict=True),
-                                  total=len(documents), desc="parse documents", unit="doc",
-                                  disable=None if progress is None else not progress, leave=False):
+    for doc_id, kind, raw in progress_bar(zip(documents["doc_id"], documents["kind"], documents["raw"], strict=True),
+                                          total=len(documents), desc="parse documents", unit="doc",
+                                          progress=progress, leave=False):
         doc = parse_document(kind, raw or "")
         texts.append(doc.text)
         sections += [(doc_id, i, s.heading, s.level, s.start, s.end, s.part, s.item, list(s.path))
