@@ -126,15 +126,20 @@ class SecClient:
                 self._sleep(min(wait, self.max_wait))
         raise FetchError(url, f"gave up after {self.retries + 1} attempts; last: {problem}")
 
+    def _replay(self, path: str, host: str) -> Path:
+        """The cached copy of a payload, for a client that sends nothing."""
+        cached = self.cache.path_for(path)
+        if not cached.is_file():
+            raise FetchError(self.url(path, host), f"not in the cache ({cached}) and offline")
+        return cached
+
     def get(self, path: str, host: str = "data", *, fresh: bool = True) -> tuple[bytes, Path]:
         """A payload and its cache file: fetched (and cached) when `fresh`, else from the cache when there."""
-        if self.offline or not fresh:
-            body = self.cache.read(path)
-            if body is not None:
-                return body, self.cache.path_for(path)
-            if self.offline:
-                raise FetchError(self.url(path, host), f"not in the cache ({self.cache.path_for(path)}) "
-                                                       "and offline")
+        if self.offline:
+            cached = self._replay(path, host)
+            return cached.read_bytes(), cached
+        if not fresh and (body := self.cache.read(path)) is not None:
+            return body, self.cache.path_for(path)
         url = self.url(path, host)
         body = self._send(url).content
         return body, self.cache.write(path, body, url)
@@ -164,11 +169,9 @@ class SecClient:
     def download(self, path: str, host: str = "www", *, progress: bool | None = None) -> Path:
         """A large file (a bulk zip) streamed into the cache with a progress bar, kept only when whole;
         the cached copy when offline."""
-        target = self.cache.path_for(path)
         if self.offline:
-            if not target.is_file():
-                raise FetchError(self.url(path, host), f"not in the cache ({target}) and offline")
-            return target
+            return self._replay(path, host)
+        target = self.cache.path_for(path)
         url = self.url(path, host)
         partial = target.with_name(f".{target.name}.{os.getpid()}.part")
         partial.parent.mkdir(parents=True, exist_ok=True)
