@@ -202,19 +202,25 @@ def test_fourth_quarter_from_10k_minus_nine_months_matches_sales(wide):
         assert abs(q4 - sales[k.ticker, k.periodo_fin]) < 0.0005
 
 
+def amended(facts: pd.DataFrame, docs: pd.DataFrame, a) -> tuple[float, pd.Series, pd.Series]:
+    """Days from the filing an amendment amends to the amendment, and the values each gives by fact key;
+    checks that the amendment comes before the company's next filing and gives the same facts."""
+    original = original_of(docs, a)
+    following = next_filing_after(docs, a.ticker, original.ts_presentacion, exclude=a.id_doc)
+    assert following is None or a.ts_presentacion < following
+    old = facts[facts.id_doc == original.id_doc].set_index(["concepto", "periodo_inicio", "periodo_fin"]).valor
+    new = facts[facts.id_doc == a.id_doc].set_index(["concepto", "periodo_inicio", "periodo_fin"]).valor
+    assert old.index.equals(new.index)
+    return (a.ts_presentacion - original.ts_presentacion) / pd.Timedelta(days=1), old, new
+
+
 def test_10q_amendments(wide):
     facts, docs, sales = facts_of(wide), wide.documents, sales_lookup(wide)
     amendments = docs[docs.tipo == "10-Q/A"]
     assert 0.05 < len(amendments) / (docs.tipo == "10-Q").sum() < 0.16
     for a in amendments.itertuples():
-        original = original_of(docs, a)
-        days = (a.ts_presentacion - original.ts_presentacion) / pd.Timedelta(days=1)
+        days, old, new = amended(facts, docs, a)
         assert 4 < days < 21
-        following = next_filing_after(docs, a.ticker, original.ts_presentacion, exclude=a.id_doc)
-        assert following is None or a.ts_presentacion < following
-        old = facts[facts.id_doc == original.id_doc].set_index(["concepto", "periodo_inicio", "periodo_fin"]).valor
-        new = facts[facts.id_doc == a.id_doc].set_index(["concepto", "periodo_inicio", "periodo_fin"]).valor
-        assert old.index.equals(new.index)
         changed = old.index[old.to_numpy() != new.to_numpy()]
         assert all(c in REVENUE and end == a.periodo_fin for c, _start, end in changed)
         quarter = [key for key in changed if (key[2] - key[1]).days < 120]
@@ -229,14 +235,8 @@ def test_10k_amendments_restate_and_carry_into_later_comparatives(wide):
     amendments = docs[docs.tipo == "10-K/A"]
     assert len(amendments) > 0
     for a in amendments.itertuples():
-        original = original_of(docs, a)
-        days = (a.ts_presentacion - original.ts_presentacion) / pd.Timedelta(days=1)
+        days, old, new = amended(facts, docs, a)
         assert 19 < days < 41
-        following = next_filing_after(docs, a.ticker, original.ts_presentacion, exclude=a.id_doc)
-        assert following is None or a.ts_presentacion < following
-        old = facts[facts.id_doc == original.id_doc].set_index(["concepto", "periodo_inicio", "periodo_fin"]).valor
-        new = facts[facts.id_doc == a.id_doc].set_index(["concepto", "periodo_inicio", "periodo_fin"]).valor
-        assert old.index.equals(new.index)
         changed = old.index[old.to_numpy() != new.to_numpy()]
         assert {c in REVENUE or c == "us-gaap:NetIncomeLoss" for c, _s, _e in changed} == {True}
         assert {end for _c, _s, end in changed} == {a.periodo_fin} and len(changed) == 2
