@@ -9,11 +9,14 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import duckdb
 import pandas as pd
 from tqdm import tqdm
 
 import factstore
+from factstore.ask.evaluate import REAL_DATA
 from factstore.errors import FactstoreError
+from factstore.loaders.companyfacts import pair_submissions
 from factstore.sec.client import SecClient
 from factstore.store import MODES, Fact, FactStore, LoadReport
 from factstore.text.chunkers import DEFAULT_SIZE, STRATEGIES
@@ -59,7 +62,10 @@ def describe(fact: Fact) -> str:
     period = f"{fact.start}..{fact.end}" if fact.start else f"at {fact.end}"
     label = f" {fact.fiscal_period}" if fact.fiscal_period else ""
     lines = [f"{number(fact.value)} {fact.unit}  {fact.concept}{label} ({period})",
-             f"  known from {fact.accepted_at:%Y-%m-%d %H:%M:%S} UTC via {fact.form} {fact.source}"]
+             f"  known from {fact.known_since or fact.accepted_at:%Y-%m-%d %H:%M:%S} UTC, first reported in "
+             f"{fact.first_form or fact.form} {fact.first_source or fact.source}"]
+    if fact.first_source not in (None, fact.source):
+        lines.append(f"  last reported in {fact.form} {fact.source} ({fact.accepted_at:%Y-%m-%d %H:%M:%S} UTC)")
     if fact.derived:
         lines.append(f"  derived: {fact.formula}")
         lines += [f"    {p['fiscal_period'] or ''} {p['concept']} {p['period_start']}..{p['period_end']} = "
@@ -76,12 +82,18 @@ def cmd_load_course(store: FactStore, args: argparse.Namespace) -> None:
 
 
 def cmd_load_companyfacts(store: FactStore, args: argparse.Namespace) -> None:
-    total = [0, 0]
-    for path in tqdm(args.files, desc="companyfacts", unit="file", disable=len(args.files) < 2):
-        report = store.load_companyfacts(path, args.submissions or None)
+    total = [0, 0, 0]
+    pairs = pair_submissions(args.files, args.submissions or [])  # by CIK, all checked before any load
+    for path, submissions in tqdm(pairs, desc="companyfacts", unit="file", disable=len(pairs) < 2):
+        if args.submissions and not submissions:
+            print(f"{path}: no submissions of its CIK given: acceptance times are the end of each filing date",
+                  file=sys.stderr)
+        report = store.load_companyfacts(path, submissions or None)
         total[0] += report.filings
         total[1] += report.reports
-    print(f"added {total[0]} filings, {total[1]} reports")
+        total[2] += report.revisions
+    edits = f"; {total[2]} values the SEC edited in place kept as revisions" if total[2] else ""
+    print(f"added {total[0]} filings, {total[1]} reports{edits}")
 
 
 def _sec_options(parser: argparse.ArgumentParser) -> None:
@@ -169,7 +181,14 @@ def cmd_quarters(store: FactStore, args: argparse.Namespace) -> None:
 
 
 def cmd_sql(store: FactStore, args: argparse.Namespace) -> None:
-    _print_frame(store.sql(args.query, args.param or None), args.json)
+    _print_frame(store.sql(args.query, args.param or None, write=args.write), args.json)
+
+
+def cmd_load_filing(store: FactStore, args: argparse.Namespace) -> None:
+    report = store.load_filing(args.path, args.entity, accession=args.accession, form=args.form,
+                               accepted_at=args.accepted_at, period_end=args.period_end)
+    print(f"added {report.documents} documents, {report.filings} filings"
+          + ("" if report.documents else " (this document was stored before)"))
 
 
 def cmd_load_reports(store: FactStore, args: argparse.Namespace) -> None:
@@ -232,14 +251,18 @@ def cmd_ask(store: FactStore, args: argparse.Namespace) -> None:
                                   if k != "text") + (" | " + " ".join(row["text"].split())[:120] + "..."
                                                      if "text" in row else ""))
     for c in answer.citations:
-        where = f"chars {c.start}-{c.end}" if c.start is not None else "figure not found in its text"
+        filing = f" ({c.form}, accepted {c.accepted_at:%Y-%m-%d %H:%M:%S} UTC)" if c.form and c.accepted_at else ""
+        where = f"chars {c.start}-{c.end}" if c.start is not None else "no span (its text is not stored, or lacks it)"
         quote = c.text.replace("\n", " ")
-        print(f"  cite {c.doc} {where}: {quote[:160]}{'...' if len(quote) > 160 else ''}")
+        print(f"  cite {c.doc}{filing} {where}: {quote[:160]}{'...' if len(quote) > 160 else ''}")
 
 
 def cmd_eval_ask(store: FactStore, args: argparse.Namespace) -> None:
     from factstore.ask.evaluate import evaluate_ask, numeric_questions, report_questions, summarize
 
+    if args.real is not None:
+        _eval_ask_real(args)
+        return
     frames = [numeric_questions(store, n=args.numeric)]
     if args.documents:
         store.load_reports(args.documents)
@@ -252,6 +275,23 @@ def cmd_eval_ask(store: FactStore, args: argparse.Namespace) -> None:
     else:
         with pd.option_context("display.precision", 3):
             print(summary.to_string())
+
+
+def _eval_ask_real(args: argparse.Namespace) -> None:
+    """The real question set, in a store of its own (in memory) holding only the real companies."""
+    from factstore.ask.evaluate import evaluate_real, load_real, real_questions, summarize_real
+
+    with factstore.open() as real:
+        load_real(real, args.real)
+        results = evaluate_real(real, real_questions(args.real))
+    summary = summarize_real(results)
+    if args.json:
+        print(summary.reset_index(names="type").to_json(orient="records"))
+        return
+    with pd.option_context("display.precision", 3):
+        print(summary.to_string())
+    for r in results[~results["right"]].itertuples():
+        print(f"  wrong {r.id} ({r.type}, {r.lang}): {r.why}")
 
 
 def cmd_demo(store: FactStore, args: argparse.Namespace) -> None:
@@ -281,7 +321,9 @@ def build_parser() -> argparse.ArgumentParser:
                             description="Load SEC companyfacts JSON, with submissions JSON for acceptance "
                                         "times (else the end of the filing date, New York time).")
     cf.add_argument("files", nargs="+", help="CIK##########.json companyfacts files")
-    cf.add_argument("--submissions", action="append", help="submissions JSON (repeat for paged files)")
+    cf.add_argument("--submissions", action="append",
+                    help="submissions JSON (repeat for paged files and other companies: each goes with the "
+                         "companyfacts file of its CIK)")
     _db_option(cf)
     cf.set_defaults(run=cmd_load_companyfacts)
 
@@ -324,9 +366,26 @@ def build_parser() -> argparse.ArgumentParser:
     sql.add_argument("query", help="the SQL query")
     sql.add_argument("--param", action="append", help="a value for the next ? placeholder")
     sql.add_argument("--json", action="store_true", help="print JSON records")
+    sql.add_argument("--write", action="store_true",
+                     help="allow statements that change the store (opens it for writing); without it the "
+                          "store is opened read-only and only reading statements run")
     _db_option(sql)
     sql.set_defaults(run=cmd_sql)
 
+    filing = formats.add_parser("filing", help="a local SEC filing document (HTML) of a company in the store",
+                                description="Attach a local SEC primary document (e.g. a 10-K's HTML) to the SEC "
+                                            "company whose facts are in the store: same company, same filing "
+                                            "(found by its accession, given or in the file's name), parsed and "
+                                            "chunked for search. A filing the store does not know needs --form "
+                                            "and --accepted-at.")
+    filing.add_argument("path", help="the document's HTML file")
+    filing.add_argument("--entity", required=True, help="the company: ticker, CIK or name")
+    filing.add_argument("--accession", help="its accession number (default: the one in the file's name)")
+    filing.add_argument("--form", help="its form, e.g. 10-K (checked against the store where it knows the filing)")
+    filing.add_argument("--accepted-at", help="when it was accepted: a day (e.g. 2025-02-05) or a UTC time")
+    filing.add_argument("--period-end", help="the end of the period it reports on")
+    _db_option(filing)
+    filing.set_defaults(run=cmd_load_filing)
     reports = formats.add_parser("reports", help="Markdown reports (rag6_documentos.parquet)",
                                  description="Load Markdown reports: id_doc, titulo, tipo, texto.")
     reports.add_argument("documents", help="rag6_documentos.parquet")
@@ -394,6 +453,9 @@ def build_parser() -> argparse.ArgumentParser:
     ask_eval.add_argument("--documents", help="rag6_documentos.parquet to load first")
     ask_eval.add_argument("--questions", help="rag6_preguntas.csv")
     ask_eval.add_argument("--numeric", type=int, default=200, help="numeric questions over the filings")
+    ask_eval.add_argument("--real", nargs="?", const=str(REAL_DATA), metavar="PATH",
+                          help="instead: the real-company questions (data/eval/real_questions.csv) over the SEC "
+                               f"files in PATH (default {REAL_DATA}), in a store of their own; accuracy by class")
     ask_eval.add_argument("--json", action="store_true", help="print JSON records")
     _db_option(ask_eval)
     ask_eval.set_defaults(run=cmd_eval_ask)
@@ -434,15 +496,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+READING = {"fact", "history", "quarters", "sql", "search", "ask"}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     run: Callable[[FactStore, argparse.Namespace], Any] = args.run
+    reading = args.command in READING and not getattr(args, "write", False)
     try:
         path = None if args.db == ":memory:" else args.db
-        with factstore.open(path, read_only=args.command in {"fact", "history", "quarters"}
-                            and os.path.exists(args.db)) as store:
+        with factstore.open(path, read_only=reading and path is not None, create=not reading) as store:
             run(store, args)
-    except (FactstoreError, ValueError) as exc:
-        print(f"factstore {args.command}: {exc}", file=sys.stderr)
+    except (FactstoreError, ValueError, duckdb.Error) as exc:
+        message = " ".join(str(exc).split())
+        print(f"factstore {args.command}: {message}", file=sys.stderr)
         return 1
     return 0

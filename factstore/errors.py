@@ -23,3 +23,11 @@ class LoadError(FactstoreError, ValueError):
 
 class NotFound(FactstoreError, LookupError):
     """A question the store cannot answer: unknown entity or concept, or no value known then."""
+
+
+class Ambiguous(NotFound):
+    """A name that fits several companies: never guessed; the candidates are listed."""
+
+    def __init__(self, name: str, candidates: list[str]) -> None:
+        self.name, self.candidates = name, candidates
+        super().__init__(f"ambiguous: {name!r} could be {', '.join(candidates)}")

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from factstore.store import FactStore
 
 T = TypeVar("T")
-DATES_VIEW = "_fs_panel_dates"
 
 
 def panel(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
@@ -56,7 +55,7 @@ def iter_panel(store: FactStore, tickers: Iterable[str | int], concepts: Iterabl
 def _run(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any],
          ttm: bool, mode: str, fetch: Callable[[duckdb.DuckDBPyRelation], T]) -> T:
     """Resolve the names, register the dates and fetch the panel query's result with `fetch`."""
-    store._as_of(None, mode)  # checks mode
+    store.check_mode(mode)
     given = list(dict.fromkeys(str(t) for t in ([tickers] if isinstance(tickers, str | int) else tickers)))
     names = list(dict.fromkeys([concepts] if isinstance(concepts, str) else concepts))
     moments = sorted({as_of_timestamp(d) for d in ([dates] if isinstance(dates, str | date) else dates)})
@@ -68,11 +67,8 @@ def _run(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str]
         "concepts": [store.resolve_concepts(n)[0] for n in names], "names": names,
         "c_no": list(range(len(names))), "mode": mode,
     }
-    store.con.register(DATES_VIEW, pd.DataFrame({"date": pd.Series(moments, dtype="datetime64[us]")}))
-    try:
-        return fetch(store.con.sql(_query(ttm), params=params))
-    finally:
-        store.con.unregister(DATES_VIEW)
+    with store.frame(pd.DataFrame({"date": pd.Series(moments, dtype="datetime64[us]")})) as dates_view:
+        return fetch(store.relation(_query(ttm, dates_view), params))
 
 
 def _wide(long: pd.DataFrame, ttm: bool) -> pd.DataFrame:
@@ -86,13 +82,13 @@ def _wide(long: pd.DataFrame, ttm: bool) -> pd.DataFrame:
     return wide.reset_index()
 
 
-def _query(ttm: bool) -> str:
+def _query(ttm: bool, dates_view: str) -> str:
     """The panel query: panel_asof with the tickers and concept names as given, in the order given."""
     return f"""
     WITH tickers AS (SELECT unnest($entity_ids) AS entity_id, unnest($tickers) AS ticker, unnest($t_no) AS t_no),
          names AS (SELECT unnest($concepts) AS concept, unnest($names) AS name, unnest($c_no) AS c_no)
     SELECT p.date, t.ticker, n.name AS concept, p.fiscal_period, p.period_start, p.period_end, p.value,
         p.accepted_at, p.derived{", p.ttm" if ttm else ""}
-    FROM panel_asof('{DATES_VIEW}', $concepts, entities := $entity_ids, mode := $mode) p
+    FROM panel_asof('{dates_view}', $concepts, entities := $entity_ids, mode := $mode) p
     JOIN tickers t USING (entity_id) JOIN names n USING (concept)
     ORDER BY p.date, t.t_no, n.c_no"""

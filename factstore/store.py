@@ -7,9 +7,13 @@ answers the question and shape its rows.
 from __future__ import annotations
 
 import difflib
+import hashlib
+import re
+import threading
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -22,7 +26,9 @@ from factstore.errors import FactstoreError, LoadError, NotFound
 from factstore.loaders.batch import Batch, LoadReport
 from factstore.loaders.companyfacts import Json, read_companyfacts
 from factstore.loaders.course import Table, read_course
+from factstore.loaders.filing import accession_in, read_filing
 from factstore.loaders.reports import read_reports
+from factstore.names import Names, known_entities
 from factstore.periods import parse_label
 from factstore.progress import progress_bar
 from factstore.sec import sync
@@ -31,12 +37,14 @@ from factstore.text.blocks import Block, Document, Section
 from factstore.text.chunkers import DEFAULT_SIZE, STRATEGIES, chunk, chunk_text, header_for
 from factstore.text.parse import parse_rows
 from factstore.text.search import ChunkIndex, Hit
-from factstore.timing import as_of_timestamp
+from factstore.timing import as_of_column, as_of_timestamp
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
 SQL_FILES = ("schema.sql", "macros.sql", "panel.sql", "views.sql")
+SCHEMA_DIGEST = hashlib.sha256(b"".join((SQL_DIR / name).read_bytes() for name in SQL_FILES)).hexdigest()[:16]
 MODES = ("as_of", "first", "latest")
 TAXONOMY_ORDER = {"us-gaap": 0, "ifrs-full": 1, "dei": 2, "srt": 3}
+READING = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
 
 
 @dataclass(frozen=True)
@@ -57,6 +65,11 @@ class Fact:
     formula: str | None = None
     warnings: tuple[str, ...] = ()
     parts: tuple[dict[str, Any], ...] = field(default=(), repr=False)
+    # the filing that first reported the current value (of the newest part, for a derived one) and when: a later
+    # filing repeating the value leaves these alone, a restatement moves them; each part has first_* keys too
+    known_since: pd.Timestamp | None = None
+    first_source: str | None = None
+    first_form: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready fields (dates and times as ISO strings)."""
@@ -71,33 +84,112 @@ class Fact:
         return {k: plain(getattr(self, k)) for k in self.__dataclass_fields__}
 
 
-def open_store(path: str | Path | None = None, *, read_only: bool = False) -> FactStore:
-    """Open (or create) a store; in memory when path is None."""
+DUCKDB_MAGIC = b"DUCK"
+
+
+def open_store(path: str | Path | None = None, *, read_only: bool = False, create: bool = True,
+               external_access: bool = False) -> FactStore:
+    """Open a store; in memory when path is None. A missing file is created unless read_only or
+    create=False; an existing file that is not a DuckDB store is refused and left untouched. SQL run
+    through the store cannot read or write other files (COPY, ATTACH, read_csv...) unless
+    external_access=True."""
     target = ":memory:" if path is None else str(path)
+    if path is not None:
+        _check_store_file(Path(path), create=create and not read_only)
+    config = {} if external_access else {"enable_external_access": False}
     try:
-        con = duckdb.connect(target, read_only=read_only)
+        con = duckdb.connect(target, read_only=read_only, config=config)
     except duckdb.Error as exc:
-        raise FactstoreError(f"{target}: cannot open store: {exc}") from exc
-    return FactStore(con, path)
+        raise FactstoreError(_open_error(target, exc)) from exc
+    try:
+        return FactStore(con, path)
+    except BaseException:
+        con.close()
+        raise
+
+
+def _check_store_file(path: Path, *, create: bool) -> None:
+    """Refuse a path that is not a store: a folder, a file of another kind, or a missing one when not creating."""
+    if path.is_dir():
+        raise FactstoreError(f"{path}: is a directory, not a store file")
+    if not path.exists():
+        if not create:
+            raise FactstoreError(f"{path}: no store there (load data into it first, e.g. `factstore load ...`)")
+        return
+    with path.open("rb") as f:
+        head = f.read(12)
+    if head[8:12] != DUCKDB_MAGIC:
+        raise FactstoreError(f"{path}: exists and is not a DuckDB store; refusing to use it (left untouched)")
+
+
+def _open_error(target: str, exc: duckdb.Error) -> str:
+    """A failed open, said with what to do about it (a lock held by another process above all)."""
+    text = str(exc)
+    if "lock" in text.lower():
+        holder = re.search(r"held in (.+?) \(PID (\d+)\)", text)
+        who = f"process {holder.group(2)} ({holder.group(1)})" if holder else "another process"
+        return (f"{target}: locked by {who}. DuckDB lets one process write a store, and then nobody else "
+                f"may open it; many processes may read it at once, each with read_only=True (CLI reading "
+                f"commands do). Wait for the writer to finish, or read a published snapshot.")
+    return f"{target}: cannot open store: {text}"
 
 
 class FactStore:
     """A point-in-time facts store over one DuckDB connection."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: str | Path | None = None) -> None:
-        self.con = con
+        self._root = con
         self.path = path
+        self._local = threading.local()
+        self._cursors: dict[threading.Thread, duckdb.DuckDBPyConnection] = {}
+        self._guard = threading.Lock()
+        self._writing = threading.Lock()
+        self._closed = False
         self._concepts: dict[str, list[str]] | None = None
+        self._names: Names | None = None
         self._indexes: dict[tuple[str, bool], ChunkIndex] = {}
-        if not self._read_only():
+        self.read_only = self._read_only()
+        if not self.read_only:
             for name in SQL_FILES:
                 self._all((SQL_DIR / name).read_text())
+            self._all("CREATE OR REPLACE TABLE schema_version AS SELECT ? AS digest", [SCHEMA_DIGEST])
+        elif self._schema_digest() != SCHEMA_DIGEST:
+            raise FactstoreError(f"{path}: written by another version of factstore, whose views and macros "
+                                 f"differ from this one's; open it once for writing (factstore.open(path), or "
+                                 f"any loading command) to bring it up to date")
+
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """This thread's own connection to the store: threads never share a statement, a result, a
+        transaction or a registered frame."""
+        cur = getattr(self._local, "cursor", None)
+        if cur is None:
+            with self._guard:
+                if self._closed:
+                    raise FactstoreError(f"{self.path or ':memory:'}: the store is closed")
+                for thread in [t for t in self._cursors if not t.is_alive()]:
+                    self._cursors.pop(thread).close()
+                cur = self._cursors[threading.current_thread()] = self._root.cursor()
+            self._local.cursor = cur
+        return cur
+
+    def _schema_digest(self) -> str | None:
+        """The digest of the sql/ files this store's views and macros were made from (None: made before digests)."""
+        try:
+            return self._one("SELECT digest FROM schema_version")[0]
+        except duckdb.CatalogException:
+            return None
 
     def _read_only(self) -> bool:
         return bool(self._one("SELECT current_setting('access_mode') = 'read_only'")[0])
 
     def close(self) -> None:
-        self.con.close()
+        with self._guard:
+            self._closed = True
+            for cur in self._cursors.values():
+                cur.close()
+            self._cursors.clear()
+            self._root.close()
 
     def __enter__(self) -> FactStore:
         return self
@@ -106,9 +198,38 @@ class FactStore:
         self.close()
 
     # ----------------------------------------------------------------- plumbing
-    def sql(self, query: str, params: list[Any] | dict[str, Any] | None = None) -> pd.DataFrame:
-        """Run a query (with ? or $name parameters) and return a DataFrame."""
-        return self.con.execute(query, params).df()
+    def sql(self, query: str, params: list[Any] | dict[str, Any] | None = None, *,
+            write: bool = False) -> pd.DataFrame:
+        """Run a query (with ? or $name parameters) and return a DataFrame of its last statement's rows.
+        Only reading statements (SELECT, WITH, FROM, SHOW, DESCRIBE, SUMMARIZE, EXPLAIN) run unless
+        write=True; files outside the store are never reached (see `open`)."""
+        if not write:
+            try:
+                kinds = {s.type for s in duckdb.extract_statements(query)}
+            except duckdb.Error as exc:
+                raise FactstoreError(_one_line(exc)) from exc
+            if not kinds <= READING:
+                names = ", ".join(sorted(k.name for k in kinds - READING))
+                raise FactstoreError(f"refused: {names} changes the store or reaches outside it; "
+                                     f"only reading statements run without write=True (CLI: --write)")
+        try:
+            return self.con.execute(query, params).df()
+        except duckdb.Error as exc:
+            raise FactstoreError(_one_line(exc)) from exc
+
+    def relation(self, query: str, params: list[Any] | dict[str, Any] | None = None) -> duckdb.DuckDBPyRelation:
+        """A reading query as a lazy DuckDB relation on this thread's connection (for .arrow(), .df())."""
+        return self.con.sql(query, params=params)
+
+    @contextmanager
+    def frame(self, df: pd.DataFrame) -> Iterator[str]:
+        """Register a DataFrame for this thread's queries under a fresh name, yielded; dropped after."""
+        name = f"_frame_{uuid.uuid4().hex}"
+        self.con.register(name, df)
+        try:
+            yield name
+        finally:
+            self.con.unregister(name)
 
     def _all(self, query: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         """Every row of a statement (fetched to the end, so the connection is free again)."""
@@ -127,13 +248,15 @@ class FactStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        self.con.begin()
-        try:
-            yield
-        except BaseException:
-            self.con.rollback()
-            raise
-        self.con.commit()
+        """One write transaction at a time per store object (threads' loads queue rather than conflict)."""
+        with self._writing:
+            self.con.begin()
+            try:
+                yield
+            except BaseException:
+                self.con.rollback()
+                raise
+            self.con.commit()
 
     # ----------------------------------------------------------------- loading
     def load_course(self, xbrl: Table | None = None, documents: Table | None = None,
@@ -149,16 +272,43 @@ class FactStore:
                 known = self.sql("SELECT filing_id, entity_id, form, accepted_at FROM filings")
             batch = read_course(xbrl=xbrl, documents=documents, sales=sales, known_filings=known)
             step("write")
-            return self._apply(batch)
+            return self.apply(batch)
 
     def load_companyfacts(self, path_or_dict: Json, submissions: Json | list[Json] | None = None, *,
                           progress: bool | None = None) -> LoadReport:
-        """Load one companyfacts JSON (with the company's submissions JSON for acceptance times) in one
-        transaction; loading again adds nothing."""
+        """Load one companyfacts JSON (with the company's own submissions JSON for acceptance times) in one
+        transaction. As `fetch`/`update` do, only accessions not loaded yet are added: a filing stored before
+        keeps its row and its facts, and a value the SEC has since edited in place in it is kept as a
+        revision (see `history`), so loading again, or a newer file, never changes an as-of answer."""
         with _stages("load companyfacts", progress) as step:
             batch = read_companyfacts(path_or_dict, submissions)
             step("write")
-            return self._apply(batch)
+            return self.apply(batch)
+
+    def load_filing(self, path: str | Path, entity: str | int, *, accession: str | None = None,
+                    form: str | None = None, accepted_at: Any = None, period_end: Any = None,
+                    progress: bool | None = None) -> LoadReport:
+        """Attach a local SEC primary document (HTML) to the SEC company holding the facts (`entity`: ticker,
+        CIK or name), as a fetched document would be: same entity, same filing, parsed, sectioned and chunked
+        into every index strategy in use. The accession (given, or in the file's name) finds the filing the
+        store knows, whose form, period and acceptance time the document takes (a contradiction is a
+        LoadError); without one, the company's one filing of that form filed on the day of `accepted_at` is
+        it. A filing the store does not know needs `form` and `accepted_at` (a day, or a moment: UTC unless
+        it says). Loading again adds nothing."""
+        with _stages("load filing", progress) as step:
+            entity_id = self.resolve_entity(entity)
+            row = self._one("SELECT cik, name, tickers FROM entities WHERE entity_id = ?", [entity_id])
+            if row is None or row[0] is None:
+                raise LoadError(str(path), f"{entity_id} is not an SEC company (no CIK): load its documents with "
+                                           "load_course", field="entity")
+            filing_id = accession_in(path, accession) or Path(path).name
+            filings = self.sql("""SELECT filing_id, entity_id, form, period_end, filed, accepted_at,
+                accepted_precision, accepted_note, source FROM filings WHERE entity_id = ? OR filing_id = ?""",
+                               [entity_id, filing_id])
+            batch = read_filing(path, row[0], {"name": row[1], "tickers": row[2] or []}, filings,
+                                accession=accession, form=form, accepted_at=accepted_at, period_end=period_end)
+            step("write")
+            return replace(self.apply(batch), source=str(path))
 
     # ----------------------------------------------------------------- the SEC
     def fetch_companyfacts(self, companies: str | int | list[str | int], client: SecClient | None = None, *,
@@ -200,12 +350,15 @@ class FactStore:
         return sync.update(self, client or SecClient(), companies, keep_going=keep_going, progress=progress,
                            say=say)
 
-    def _apply(self, batch: Batch) -> LoadReport:
+    def apply(self, batch: Batch) -> LoadReport:
+        """Write a loader's Batch in one transaction, checked against what the store holds; what is
+        stored already is left as it is, so applying the same batch again adds nothing."""
         con = self.con
         with self._transaction():
             before = self._counts()
             con.register("_batch_filings", batch.filings)
-            clash = self._one("""
+            # a filing stored before must agree with this batch, except that SEC data leaves it as stored
+            clash = None if batch.stored_wins else self._one("""
                 SELECT b.filing_id, f.accepted_at, b.accepted_at, f.form, b.form, f.entity_id, b.entity_id,
                     f.accepted_at <> b.accepted_at OR f.form <> b.form OR f.entity_id <> b.entity_id AS differs
                 FROM _batch_filings b JOIN filings f USING (filing_id) ORDER BY differs DESC LIMIT 1""")
@@ -215,13 +368,20 @@ class FactStore:
                                 f"accepted {clash[1]}; this file says {clash[4]} of {clash[6]} "
                                 f"accepted {clash[2]}")
             # whether a filing these facts belong to may have been stored before
-            reloading = clash is not None or not set(batch.reports["filing_id"].unique()) <= set(
-                batch.filings["filing_id"])
+            reloading = not batch.stored_wins and (clash is not None or not set(
+                batch.reports["filing_id"].unique()) <= set(batch.filings["filing_id"]))
             if len(batch.entities):
-                con.register("_batch_entities", batch.entities)
+                entities = batch.entities
+                con.register("_batch_entities", entities if "other_names" in entities else entities.assign(
+                    other_names=None))
+                # a name the entity is no longer given joins its other names (former names, other spellings)
                 self._all("""
-                    INSERT INTO entities SELECT entity_id, cik, name, tickers FROM _batch_entities
+                    INSERT INTO entities SELECT entity_id, cik, name, tickers, coalesce(other_names::VARCHAR[], [])
+                    FROM _batch_entities
                     ON CONFLICT (entity_id) DO UPDATE SET
+                        other_names = list_distinct(list_concat(other_names, EXCLUDED.other_names,
+                            CASE WHEN EXCLUDED.name IS DISTINCT FROM name AND EXCLUDED.name IS NOT NULL
+                                 AND name IS NOT NULL THEN [name] END)),
                         name = coalesce(EXCLUDED.name, name),
                         tickers = list_distinct(list_concat(tickers, EXCLUDED.tickers)),
                         cik = coalesce(EXCLUDED.cik, cik)""")
@@ -261,8 +421,9 @@ class FactStore:
                 with suppress(duckdb.Error):
                     con.unregister(name)
         self._concepts = None
+        self._names = None
         return LoadReport(batch.source, added["entities"], added["filings"], added["reports"],
-                          added["documents"])
+                          added["documents"], revisions=added["revisions"])
 
     def _insert_reports(self, batch: Batch, reloading: bool) -> None:
         """New facts, checked: one value per fact per filing, and none contradicting what a filing already
@@ -286,6 +447,8 @@ class FactStore:
             raise LoadError(source, f"the same fact ({twice[1]} {twice[4]}) is given twice with different "
                             f"values in filing {twice[0]} (rows {', '.join(batch.row_name(r[0]) for r in rows)})",
                             field="value")
+        if batch.stored_wins:
+            self._keep_stored(source)
         stored = reloading and self._one("""
             SELECT n.filing_id, n.concept, n.period_end, r.value, n.value FROM _new_reports n
             JOIN (SELECT * FROM reports WHERE filing_id IN (SELECT filing_id FROM _new_reports)) r
@@ -316,6 +479,32 @@ class FactStore:
             FROM (SELECT DISTINCT concept FROM _new_reports)""")
         self._all("DROP TABLE _new_reports")
 
+    def _keep_stored(self, source: str) -> None:
+        """SEC data: new facts take their filing's stored time and form; the facts of an accession its entity
+        has loaded before are not loaded again, and a value not known before for a fact of it (the SEC edits old
+        filings in place) goes to revisions, learned now, never into what as-of queries read."""
+        self._all("""UPDATE _new_reports n SET accepted_at = f.accepted_at, form = f.form
+                     FROM filings f WHERE f.filing_id = n.filing_id""")
+        self._all("""CREATE OR REPLACE TEMP TABLE _loaded AS SELECT DISTINCT filing_id, entity_id FROM reports
+                     WHERE filing_id IN (SELECT filing_id FROM _new_reports)""")
+        self._all("""
+            INSERT INTO revisions
+            WITH found AS (SELECT * FROM _new_reports SEMI JOIN _loaded USING (filing_id, entity_id)),
+            known AS (
+                SELECT filing_id, entity_id, concept, unit, period_start, period_end, value FROM reports
+                SEMI JOIN _loaded USING (filing_id, entity_id)
+                UNION ALL
+                SELECT filing_id, entity_id, concept, unit, period_start, period_end, value FROM revisions
+                SEMI JOIN _loaded USING (filing_id, entity_id))
+            SELECT filing_id, entity_id, concept, unit, period_start, period_end, value,
+                now() AT TIME ZONE 'UTC', ? FROM found n
+            WHERE NOT EXISTS (SELECT 1 FROM known k WHERE k.filing_id = n.filing_id AND k.entity_id = n.entity_id
+                AND k.concept = n.concept AND k.unit = n.unit AND k.period_end = n.period_end
+                AND k.period_start IS NOT DISTINCT FROM n.period_start AND k.value = n.value)""", [source])
+        self._all("""DELETE FROM _new_reports n WHERE EXISTS (
+            SELECT 1 FROM _loaded l WHERE l.filing_id = n.filing_id AND l.entity_id = n.entity_id)""")
+        self._all("DROP TABLE _loaded")
+
     def _insert_documents(self, documents: pd.DataFrame) -> None:
         """New documents with their parsed text, sections and blocks (stored ones are left alone)."""
         stored = {r[0] for r in self._all("SELECT doc_id FROM documents")}
@@ -332,30 +521,37 @@ class FactStore:
                 self.con.register("_batch_parts", frame)
                 self._all(f"INSERT INTO {table} BY NAME SELECT * FROM _batch_parts")  # table: ours
                 self.con.unregister("_batch_parts")
+        # an index built before misses nothing: new documents join every strategy that has chunks (default size)
+        docs = list(zip(new["doc_id"], new["title"], strict=True))
+        for (strategy,) in self._all("SELECT DISTINCT strategy FROM chunks ORDER BY strategy"):
+            self._insert_chunks(self._chunks_of(docs, strategy))
         self._indexes.clear()
 
     def _counts(self) -> dict[str, int]:
         row = self._one("""SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM filings),
-            (SELECT count(*) FROM reports), (SELECT count(*) FROM documents)""")
-        return dict(zip(("entities", "filings", "reports", "documents"), row, strict=True))
+            (SELECT count(*) FROM reports), (SELECT count(*) FROM documents), (SELECT count(*) FROM revisions)""")
+        return dict(zip(("entities", "filings", "reports", "documents", "revisions"), row, strict=True))
 
     # ----------------------------------------------------------------- names
     def resolve_entity(self, entity: str | int) -> str:
-        """The entity_id for a ticker, a CIK (with or without zeros) or an exact name."""
-        alias = str(entity).strip().upper()
-        row = self._one("SELECT entity_id FROM entity_aliases WHERE alias = ?", [alias])
-        if row is None and alias.isdigit():
-            row = self._one("SELECT entity_id FROM entity_aliases WHERE alias = ?",
-                                   [alias.lstrip("0")])
-        if row is None:
-            row = self._one("SELECT entity_id FROM entities WHERE lower(name) = lower(?)",
-                                   [str(entity).strip()])
-        if row is None:
-            known = [r[0] for r in self._all("SELECT alias FROM entity_aliases")]
-            close = difflib.get_close_matches(alias, known, n=3)
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise NotFound(f"unknown entity {entity!r}{hint}")
-        return row[0]
+        """The entity_id for any of a company's tickers, its CIK (with or without zeros), or a name as people
+        write it (see factstore.names: current or former name, case, possessive and legal suffix ignored, an
+        unambiguous acronym, a curated alias such as Google). Raises NotFound (with close names as a hint, or
+        saying the store does not hold the company named) or Ambiguous, listing the candidates."""
+        row = self._one("SELECT entity_id FROM entity_aliases WHERE alias = ?", [str(entity).strip().upper()])
+        if row is not None:
+            return row[0]
+        found = self.names().resolve(entity)
+        if found.entity_id is None:
+            raise NotFound(f"{found.name} has documents but no facts in the store")
+        return found.entity_id
+
+    def names(self) -> Names:
+        """Every company and fund the store can be asked about, by every name it goes by (kept until the next
+        load)."""
+        if self._names is None:
+            self._names = Names(known_entities(self))
+        return self._names
 
     def resolve_concepts(self, concept: str | list[str]) -> list[str]:
         """Qualified concepts for a name ('Revenues' -> 'us-gaap:Revenues') or an ordered list of names."""
@@ -420,9 +616,13 @@ class FactStore:
               strict: bool, wanted: str, ts: datetime | None) -> Fact | None:
         if unit is not None:
             rows = [r for r in rows if r["unit"] == unit]
-        # a reported duration before an instant standing in for the year, then USD before other units
+        # a reported duration before an instant standing in for the year, then the entity's reporting currency
+        # (not a convenience translation), then USD before other units
+        currency = self._one("SELECT reporting_currency(?)", [entity_id])[0] if len(
+            {r["unit"] for r in rows}) > 1 else None
         valued = sorted((r for r in rows if r["value"] is not None),
-                        key=lambda r: (r.get("kind") == "instant", r["unit"] != "USD", r["unit"]))
+                        key=lambda r: (r.get("kind") == "instant", r["unit"].split("/")[0] != currency,
+                                       r["unit"] != "USD", r["unit"]))
         if not valued:
             if strict:
                 notes = "; ".join(sorted({r["note"] for r in rows if r.get("note")}))
@@ -434,14 +634,33 @@ class FactStore:
         warnings = list(r.get("warnings") or [])
         if len({v["unit"] for v in valued}) > 1:
             warnings.append("also reported in " + ", ".join(sorted({v["unit"] for v in valued[1:]})))
-        parts = r.get("parts") or [{k: r[k] for k in ("concept", "period_start", "period_end", "value",
-                                                        "filing_id", "form", "accepted_at")}]
+        parts = self._first_filings(r.get("parts") or [{k: r[k] for k in (
+            "concept", "period_start", "period_end", "value", "filing_id", "form", "accepted_at")}],
+            r["unit"], concepts, entity_id)
+        newest = max(parts, key=lambda p: p["first_accepted_at"])
         return Fact(
             entity=entity_id, concept=r.get("concept") or concepts[0], value=float(r["value"]),
             unit=r["unit"], start=r["period_start"], end=r["period_end"],
             accepted_at=pd.Timestamp(r["accepted_at"], tz=UTC), source=r["filing_id"], form=r["form"],
             fiscal_period=r.get("fiscal_period"), derived=bool(r.get("derived", False)),
-            formula=r.get("formula"), warnings=tuple(warnings), parts=tuple(parts))
+            formula=r.get("formula"), warnings=tuple(warnings), parts=tuple(parts),
+            known_since=pd.Timestamp(newest["first_accepted_at"], tz=UTC), first_source=newest["first_filing_id"],
+            first_form=newest["first_form"])
+
+    def _first_filings(self, parts: list[dict[str, Any]], unit: str, concepts: list[str],
+                       entity_id: str) -> list[dict[str, Any]]:
+        """The parts, each with the filing that first reported its current value (first_filing_id, first_form,
+        first_accepted_at, first_value: that filing's own figure, equal up to rounding)."""
+        wanted = [{**{k: p[k] for k in ("concept", "period_start", "period_end", "value", "accepted_at")},
+                   "unit": unit} for p in parts]
+        firsts = dict(self._all("SELECT part_no, first FROM first_filings(?, concepts := ?, entity := ?)",
+                                [wanted, concepts, entity_id]))
+        out = []
+        for no, p in enumerate(parts, start=1):
+            first = firsts.get(no) or p  # its own report, should a restatement share its acceptance time
+            out.append({**p, "first_filing_id": first["filing_id"], "first_form": first["form"],
+                        "first_accepted_at": first["accepted_at"], "first_value": first["value"]})
+        return out
 
     def quarters(self, entity: str | int, concept: str | list[str], *, as_of: Any = None,
                  mode: str = "as_of") -> pd.DataFrame:
@@ -456,13 +675,17 @@ class FactStore:
 
     def history(self, entity: str | int, concept: str | list[str], *, start: Any = None, end: Any = None,
                 period: str | None = None) -> pd.DataFrame:
-        """Every version of a fact, each with its filing, form and acceptance time, oldest first. With a
-        fiscal label for a derived quarter, the versions of the figures it is derived from."""
+        """Every version of a fact, each with its filing, form and acceptance time, oldest first; a value the
+        SEC later edited in place in a filing follows it with `revised_at`, when this store learned it (as-of
+        answers never read those). With a fiscal label for a derived quarter, the versions of the figures it
+        is derived from."""
         entity_id = self.resolve_entity(entity)
         concepts = self.resolve_concepts(concept)
         base = ("SELECT concept, unit, period_start, period_end, value, filing_id, form, accepted_at, "
-                "accepted_precision FROM all_reports WHERE entity_id = ? AND list_contains(?, concept)")
-        order = " ORDER BY period_end, period_start NULLS FIRST, concept, accepted_at, filing_id"
+                "accepted_precision, revised_at FROM report_versions WHERE entity_id = ? "
+                "AND list_contains(?, concept)")
+        order = (" ORDER BY period_end, period_start NULLS FIRST, concept, accepted_at, filing_id, "
+                 "revised_at NULLS FIRST")
         if period is not None:
             label = parse_label(period)
             if label.quarter:
@@ -476,13 +699,10 @@ class FactStore:
                     SELECT DISTINCT concept, period_start, period_end
                     FROM fiscal_facts(NULL, mode := 'latest', concepts := ?, entity := ?)
                     WHERE fiscal_period = ?""", [concepts, entity_id, label.label])
-            self.con.register("_history_keys", keys)
-            try:
-                return self.sql(f"""SELECT * FROM ({base}) h SEMI JOIN _history_keys k
+            with self.frame(keys) as name:
+                return self.sql(f"""SELECT * FROM ({base}) h SEMI JOIN {name} k
                     ON h.concept = k.concept AND h.period_end = k.period_end
                     AND h.period_start IS NOT DISTINCT FROM k.period_start {order}""", [entity_id, concepts])
-            finally:
-                self.con.unregister("_history_keys")
         where, params = "", [entity_id, concepts]
         if end is not None:
             where = " AND period_end = ? AND period_start IS NOT DISTINCT FROM ?"
@@ -496,7 +716,7 @@ class FactStore:
         for column in ("entity", "concept", "period_end"):
             if column not in questions.columns:
                 raise ValueError(f"questions: missing column {column!r}")
-        self._as_of(None, mode)
+        self.check_mode(mode)
         q = pd.DataFrame({
             "question_no": range(len(questions)),
             "entity": questions["entity"].astype(str).to_numpy(),
@@ -506,21 +726,17 @@ class FactStore:
             "period_end": pd.to_datetime(questions["period_end"]).to_numpy(),
         })
         if "as_of" in questions.columns:
-            stamps = pd.to_datetime(questions["as_of"], utc=True).dt.tz_localize(None)
-            q["as_of"] = stamps.to_numpy()
+            q["as_of"] = as_of_column(questions["as_of"].reset_index(drop=True)).to_numpy()
         else:
             q["as_of"] = as_of_timestamp(as_of)
         q["as_of"] = q["as_of"].astype("datetime64[us]")
-        self.con.register("_fs_questions", q)
-        try:
-            answers = self.sql("""
+        with self.frame(q) as name:
+            answers = self.sql(f"""
                 SELECT question_no, v.value AS value, unit, v.filing_id AS filing_id, v.form AS form,
                     v.accepted_at AS accepted_at
-                FROM lookup_asof('_fs_questions', mode := ?)
+                FROM lookup_asof('{name}', mode := ?)
                 QUALIFY row_number() OVER (PARTITION BY question_no ORDER BY unit <> 'USD', unit) = 1""",
                 [mode])
-        finally:
-            self.con.unregister("_fs_questions")
         out = questions.reset_index(drop=True).copy()
         answers = answers.set_index("question_no").reindex(range(len(out)))
         for column in ("value", "unit", "filing_id", "form", "accepted_at"):
@@ -534,7 +750,7 @@ class FactStore:
         with _stages("load reports", progress) as step:
             batch = read_reports(path)
             step("write")
-            return self._apply(batch)
+            return self.apply(batch)
 
     def document(self, doc_id: str) -> Document:
         """A stored document: its text, sections and blocks."""
@@ -559,6 +775,17 @@ class FactStore:
         docs = self._all("""SELECT doc_id, title FROM documents d WHERE text IS NOT NULL AND NOT (? AND EXISTS (
             SELECT 1 FROM chunks c WHERE c.doc_id = d.doc_id AND c.strategy = ?)) ORDER BY doc_id""",
                          [new_only, strategy])
+        frame = self._chunks_of(docs, strategy, size, progress)
+        with self._transaction():
+            if not new_only:
+                self._all("DELETE FROM chunks WHERE strategy = ?", [strategy])
+            self._insert_chunks(frame)
+        self._indexes = {key: v for key, v in self._indexes.items() if key[0] != strategy}
+        return len(frame)
+
+    def _chunks_of(self, docs: list[tuple[str, str | None]], strategy: str, size: int = DEFAULT_SIZE,
+                   progress: bool | None = False) -> pd.DataFrame:
+        """Rows of the chunks table for stored documents (doc_id, title) chunked with a strategy."""
         rows = []
         for doc_id, title in progress_bar(docs, desc=f"index {strategy}", unit="doc", leave=False,
                                           progress=progress):
@@ -567,32 +794,35 @@ class FactStore:
                 section = " > ".join(doc.sections[c.section].path) if c.section is not None else None
                 rows.append((doc_id, strategy, no, [{"start_char": s, "end_char": e} for s, e in c.spans],
                              section, c.kind, header_for(title or doc_id, doc, c), chunk_text(doc, c)))
-        frame = pd.DataFrame(rows, columns=["doc_id", "strategy", "chunk_no", "spans", "section", "kind",
-                                            "header", "text"])
-        with self._transaction():
-            if not new_only:
-                self._all("DELETE FROM chunks WHERE strategy = ?", [strategy])
-            if len(frame):
-                self.con.register("_batch_chunks", frame)
-                self._all("INSERT INTO chunks BY NAME SELECT * FROM _batch_chunks")
-                self.con.unregister("_batch_chunks")
-        self._indexes = {key: v for key, v in self._indexes.items() if key[0] != strategy}
-        return len(frame)
+        return pd.DataFrame(rows, columns=["doc_id", "strategy", "chunk_no", "spans", "section", "kind",
+                                           "header", "text"])
+
+    def _insert_chunks(self, frame: pd.DataFrame) -> None:
+        if len(frame):
+            with self.frame(frame) as name:
+                self._all(f"INSERT INTO chunks BY NAME SELECT * FROM {name}")  # name: ours
 
     def search(self, query: str, k: int = 5, strategy: str = "structure", filters: dict[str, Any] | None = None,
                *, header: bool = False) -> list[Hit]:
-        """BM25 search over a strategy's chunks (indexed on first use), best first. Filters: doc_id,
-        issuer, form, year, period_end, as_of (only documents public at or before it). With strategy 'scoped',
-        the issuers and years the query names narrow the search too."""
+        """BM25 search over a strategy's chunks (indexed on first use; in memory only, on a store opened
+        read-only), best first. Filters: doc_id, issuer, form, year, period_end, as_of (only documents public
+        at or before it). With strategy 'scoped', the issuers and years the query names narrow the search too."""
         key = (strategy, header)
         if key not in self._indexes:
-            if not self._one("SELECT 1 FROM chunks WHERE strategy = ? LIMIT 1", [strategy]):
-                self.index(strategy)
-            chunks = self.sql("""
+            select = """
                 SELECT c.doc_id, c.chunk_no, c.spans, c.section, c.kind, c.header, c.text,
                     d.issuer, d.form, d.year, d.period_end, d.title, d.accepted_at, d.entity_id
-                FROM chunks c JOIN documents d USING (doc_id) WHERE c.strategy = ?
-                ORDER BY c.doc_id, c.chunk_no""", [strategy])
+                FROM {} c JOIN documents d USING (doc_id) WHERE c.strategy = ?
+                ORDER BY c.doc_id, c.chunk_no"""
+            indexed = self._one("SELECT 1 FROM chunks WHERE strategy = ? LIMIT 1", [strategy])
+            if indexed or not self.read_only:
+                if not indexed:
+                    self.index(strategy)
+                chunks = self.sql(select.format("chunks"), [strategy])
+            else:
+                docs = self._all("SELECT doc_id, title FROM documents WHERE text IS NOT NULL ORDER BY doc_id")
+                with self.frame(self._chunks_of(docs, strategy)) as name:
+                    chunks = self.sql(select.format(name), [strategy])  # name: ours
             self._indexes[key] = ChunkIndex(chunks, header=header, drop_note_marks=strategy == "scoped")
         idx = self._indexes[key]
         return idx.scoped_search(query, k, filters) if strategy == "scoped" else idx.search(query, k, filters)
@@ -603,9 +833,14 @@ class FactStore:
         `as_of` (or a moment named in the question; the argument wins) applies to facts and text."""
         return ask(self, question, as_of=as_of, k=k)
 
-    def _as_of(self, as_of: Any, mode: str) -> datetime | None:
+    @staticmethod
+    def check_mode(mode: str) -> None:
+        """Refuse a mode other than as_of, first and latest."""
         if mode not in MODES:
             raise ValueError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
+
+    def _as_of(self, as_of: Any, mode: str) -> datetime | None:
+        self.check_mode(mode)
         return as_of_timestamp(as_of)
 
     # ----------------------------------------------------------------- backtest feed
@@ -628,6 +863,12 @@ class FactStore:
         """`panel` one date at a time, in date order: (date, its rows), for event-driven backtests."""
         from factstore.feed import iter_panel
         return iter_panel(self, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide)
+
+
+def _one_line(exc: Exception) -> str:
+    """A DuckDB error as one line: its message without the caret drawing of the query."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return " ".join(line for line in lines if not line.startswith(("LINE ", "^")))
 
 
 def _day(value: Any, name: str) -> date | None:

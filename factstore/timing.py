@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+import numpy as np
 import pandas as pd
 
 NEW_YORK = ZoneInfo("America/New_York")
@@ -28,18 +29,43 @@ class Acceptance:
 
 
 def as_of_timestamp(value: object) -> datetime | None:
-    """Read a user's as-of moment: a bare date is 00:00 UTC; a naive time is taken as UTC."""
+    """Read a user's as-of moment: a date or time string, date, datetime or Timestamp (a bare date is
+    00:00 UTC, a naive time is UTC), or a number of seconds since 1970-01-01 UTC (int or float)."""
     if value is None:
         return None
+    if isinstance(value, bool):
+        raise ValueError(f"as_of: cannot read {value!r} as a date or timestamp")
     try:
-        ts = pd.Timestamp(value)
-    except (ValueError, TypeError) as exc:
+        if isinstance(value, int | float | np.integer | np.floating):
+            ts = pd.Timestamp(float(value), unit="s")
+        else:
+            ts = pd.Timestamp(value)
+    except (ValueError, TypeError, OverflowError) as exc:
         raise ValueError(f"as_of: cannot read {value!r} as a date or timestamp") from exc
     if ts is pd.NaT:
         raise ValueError(f"as_of: cannot read {value!r} as a date or timestamp")
     if ts.tzinfo is not None:
         ts = ts.tz_convert("UTC").tz_localize(None)
     return ts.floor("us").to_pydatetime()
+
+
+def as_of_column(values: pd.Series) -> pd.Series:
+    """A column of as-of moments read as `as_of_timestamp` reads one (naive UTC, microseconds); zone
+    notations may be mixed. A value that cannot be read is refused, naming its row."""
+    if pd.api.types.is_bool_dtype(values):
+        pass  # refused row by row below
+    elif pd.api.types.is_numeric_dtype(values) and values.notna().all():
+        return pd.to_datetime(values.astype("float64"), unit="s").astype("datetime64[us]")
+    elif pd.api.types.is_datetime64_any_dtype(values) and values.notna().all():
+        stamps = values.dt.tz_convert("UTC").dt.tz_localize(None) if values.dt.tz is not None else values
+        return stamps.dt.floor("us").astype("datetime64[us]")
+    out = []
+    for row, value in enumerate(values, start=1):
+        try:
+            out.append(as_of_timestamp(value))
+        except ValueError as exc:
+            raise ValueError(f"questions row {row}, column 'as_of': {exc}") from exc
+    return pd.Series(out, index=values.index, dtype="datetime64[us]")
 
 
 def utc_naive(value: datetime) -> datetime:

@@ -82,7 +82,7 @@ def small_company(path: Path, submissions: list[Path] | None, repeat: int) -> tu
             batch = read_companyfacts(path, submissions)
             parse = min(parse, time.perf_counter() - start)
             start = time.perf_counter()
-            report = store._apply(batch)
+            report = store.apply(batch)
             write = min(write, time.perf_counter() - start)
     return parse * 1000, write * 1000, report.reports
 

@@ -119,18 +119,26 @@ WITH f AS (
         date_diff('day', fy.fy_start, f.period_end) + 1 AS days_in,
         round((date_diff('day', fy.fy_start, f.period_end) + 1) / 91.31)::INTEGER AS fq
     FROM f ASOF JOIN fy ON f.entity_id = fy.entity_id AND f.period_end <= fy.fy_reach
+), labelled AS (
+    SELECT * EXCLUDE (days_in),
+        CASE
+            WHEN kind IN ('year', 'nine_months', 'half')
+                 AND abs(date_diff('day', fy_start, period_start)) > 7 THEN NULL
+            WHEN kind = 'year' THEN 'FY' || fiscal_year
+            WHEN kind = 'nine_months' THEN fiscal_year || 'M9'
+            WHEN kind = 'half' THEN fiscal_year || 'H1'
+            WHEN kind IN ('quarter', 'instant') AND fq BETWEEN 1 AND 4 AND abs(days_in - fq * 91.31) <= 10
+                THEN fiscal_year || 'Q' || fq
+        END AS fiscal_period
+    FROM placed
 )
-SELECT * EXCLUDE (days_in),
-    CASE
-        WHEN kind IN ('year', 'nine_months', 'half')
-             AND abs(date_diff('day', fy_start, period_start)) > 7 THEN NULL
-        WHEN kind = 'year' THEN 'FY' || fiscal_year
-        WHEN kind = 'nine_months' THEN fiscal_year || 'M9'
-        WHEN kind = 'half' THEN fiscal_year || 'H1'
-        WHEN kind IN ('quarter', 'instant') AND fq BETWEEN 1 AND 4 AND abs(days_in - fq * 91.31) <= 10
-            THEN fiscal_year || 'Q' || fq
-    END AS fiscal_period
-FROM placed;
+-- a label names one figure of each kind, so a lookup by label has one answer: among year-to-date figures the one
+-- starting closest to the fiscal year, then the latest ending (as quarters_asof takes them); the rest get none
+SELECT * REPLACE (CASE WHEN row_number() OVER (
+        PARTITION BY entity_id, item, unit, kind, fiscal_period
+        ORDER BY CASE WHEN kind IN ('year', 'nine_months', 'half') THEN abs(date_diff('day', fy_start, period_start))
+                 END, period_end DESC, period_start DESC) = 1 THEN fiscal_period END AS fiscal_period)
+FROM labelled;
 
 
 -- A reported figure p as a quarter result: its own value and period, with itself as the only part.
@@ -285,3 +293,35 @@ FROM q JOIN reports r
  AND r.period_start IS NOT DISTINCT FROM q.period_start
  AND (mode = 'latest' OR q.as_of IS NULL OR r.accepted_at <= q.as_of)
 GROUP BY q.question_no, r.unit;
+
+-- For figures of one entity (a list of {concept, unit, period_start, period_end, value, accepted_at}: each
+-- a value as known at some moment), the report that first gave each its current value: the earliest report,
+-- under any of the line item's concepts, of the same value up to rounding (is_restatement false), after the
+-- last report of the figure's own concept, up to the figure's own, that restated it. A later filing repeating
+-- the value does not move it; a restatement does. One row per figure (part_no, 1-based) with `first`.
+CREATE OR REPLACE MACRO first_filings(parts, concepts := NULL, entity := NULL) AS TABLE
+WITH wanted AS (
+    SELECT unnest(range(1, len(parts) + 1)) AS part_no, unnest(parts) AS p
+), versions AS (
+    SELECT w.part_no, w.p.value AS current, r.concept, r.value, r.filing_id, r.form, r.accepted_at,
+        r.concept = w.p.concept AND is_restatement(r.value, w.p.value) AS changed
+    FROM wanted w JOIN reports r
+      ON r.entity_id = entity AND r.unit = w.p.unit AND r.period_end = w.p.period_end
+     AND r.period_start IS NOT DISTINCT FROM w.p.period_start
+     AND (r.concept = w.p.concept OR list_contains(coalesce(concepts, []), r.concept))
+     AND r.accepted_at <= w.p.accepted_at
+), cut AS (
+    SELECT *, max(accepted_at) FILTER (changed) OVER (PARTITION BY part_no) AS changed_at FROM versions
+)
+SELECT part_no,
+    arg_min({'filing_id': filing_id, 'form': form, 'accepted_at': accepted_at, 'value': value, 'concept': concept},
+            (accepted_at, filing_id)) AS first
+FROM cut
+WHERE NOT is_restatement(value, current) AND (changed_at IS NULL OR accepted_at > changed_at)
+GROUP BY part_no;
+
+-- The currency an entity reports in: the ISO currency unit most of its monetary facts are given in (a foreign
+-- filer's USD convenience translations cover only some lines of some years).
+CREATE OR REPLACE MACRO reporting_currency(entity) AS (
+    SELECT unit FROM reports WHERE entity_id = entity AND regexp_full_match(unit, '[A-Z]{3}')
+    GROUP BY unit ORDER BY count(*) DESC, unit LIMIT 1);

@@ -6,10 +6,13 @@ CREATE TABLE IF NOT EXISTS entities (
     entity_id VARCHAR PRIMARY KEY,
     cik BIGINT,
     name VARCHAR,
-    tickers VARCHAR[]
+    tickers VARCHAR[],
+    other_names VARCHAR[]               -- former names (SEC submissions) and other spellings of the name
 );
+ALTER TABLE entities ADD COLUMN IF NOT EXISTS other_names VARCHAR[];  -- stores made before the column
 
--- Every name an entity can be asked by (upper-case tickers, CIK with and without zeros).
+-- Every code an entity can be asked by (upper-case tickers, CIK with and without zeros); names, former names,
+-- acronyms and curated aliases are resolved by factstore.names.
 CREATE TABLE IF NOT EXISTS entity_aliases (
     alias VARCHAR PRIMARY KEY,
     entity_id VARCHAR NOT NULL
@@ -39,6 +42,20 @@ CREATE TABLE IF NOT EXISTS reports (
     value DOUBLE NOT NULL,
     accepted_at TIMESTAMP NOT NULL,     -- the filing's, copied for as-of scans
     form VARCHAR NOT NULL               -- the filing's
+);
+
+-- A value the SEC edited (or added) in place in a filing whose facts were loaded before, as a later load of
+-- the company's companyfacts found it. Kept beside reports, never in them: no as-of answer changes.
+CREATE TABLE IF NOT EXISTS revisions (
+    filing_id VARCHAR NOT NULL,
+    entity_id VARCHAR NOT NULL,
+    concept VARCHAR NOT NULL,
+    unit VARCHAR NOT NULL,
+    period_start DATE,
+    period_end DATE NOT NULL,
+    value DOUBLE NOT NULL,              -- the value the newer file gives
+    learned_at TIMESTAMP NOT NULL,      -- UTC: the load that found it (the earliest this store could know it)
+    source VARCHAR                      -- the file it was found in
 );
 
 -- Each distinct period an entity has reported, when it was first reported and how often: the small

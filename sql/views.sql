@@ -9,6 +9,18 @@ FROM reports r
 JOIN filings f USING (filing_id)
 LEFT JOIN entities e ON e.entity_id = r.entity_id;
 
+-- Every value each filing has given a fact: as loaded (revised_at NULL), then as the SEC later edited it in
+-- place (revised_at: when this store learned it; see the revisions table). As-of answers read only the first.
+CREATE OR REPLACE VIEW report_versions AS
+SELECT *, NULL::TIMESTAMP AS revised_at FROM all_reports
+UNION ALL BY NAME
+SELECT v.entity_id, e.name, e.tickers, v.concept, v.unit, v.period_start, v.period_end,
+    duration_class(v.period_start, v.period_end) AS kind, v.value, v.filing_id, f.form, f.accepted_at,
+    f.accepted_precision, f.filed, v.learned_at AS revised_at
+FROM revisions v
+JOIN filings f USING (filing_id)
+LEFT JOIN entities e ON e.entity_id = v.entity_id;
+
 -- Each fact's newest value (research only: it knows the future).
 CREATE OR REPLACE VIEW latest_facts AS
 SELECT * FROM facts_asof(NULL, mode := 'latest');

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import Phase, settings
 
 import factstore
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "real"
+
+# CI runs the same examples every time (derandomized, no example database) and prints a failure's blob to
+# replay it with @reproduce_failure; development draws new examples each run; a mutation run (HYPOTHESIS_PROFILE=
+# mutants) is CI without shrinking, since only whether a test fails matters there. None has deadlines: the
+# machine's load is not the code's speed. A test's own @settings(max_examples=...) overrides the profile's.
+settings.register_profile("ci", derandomize=True, database=None, max_examples=100, deadline=None, print_blob=True)
+settings.register_profile("mutants", settings.get_profile("ci"), phases=[Phase.explicit, Phase.generate])
+settings.register_profile("dev", deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
 
 
 @pytest.fixture(scope="session")

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from factstore.errors import FactstoreError
 from factstore.sec.cache import safe_path
 from factstore.sec.client import FetchError, SecClient, retry_after
-from factstore.sec.throttle import RateLimiter
+from factstore.sec.throttle import RateLimiter, Throttle
 from tests.sec_server import SecServer
 
 UA = "factstore tests tests@example.com"
@@ -135,7 +136,8 @@ def test_never_more_than_ten_requests_in_any_second(sec, tmp_path):
 
 
 def test_the_request_log_would_catch_a_client_that_ignores_the_limit(sec, tmp_path):
-    c = client(sec, tmp_path, max_per_second=1000)
+    c = client(sec, tmp_path)
+    c.limiter = Throttle(RateLimiter(1000), 1000)  # a window of its own, not the process's
     for _ in range(32):
         c.get(FACTS)
     assert sec.max_in_window(1.0) > 10
@@ -228,8 +230,55 @@ def test_a_retry_after_longer_than_max_wait_fails_at_once_saying_so(sec, tmp_pat
 
 def test_clients_in_one_process_share_one_window(sec, tmp_path):
     first, second = client(sec, tmp_path / "a"), client(sec, tmp_path / "b")
-    assert first.limiter is second.limiter
+    assert first.limiter.limiter is second.limiter.limiter
     for _ in range(12):
         first.get(FACTS)
         second.get(FACTS)
     assert sec.max_in_window(1.0) <= 10
+
+
+def test_clients_of_different_rates_still_share_ten_a_second(sec, tmp_path):
+    """A default client and one allowed 9 a second sent 19 requests in one second when each rate had a
+    window of its own; with a third allowed 3, together they keep to 10, and each to its own rate."""
+    paths = {10: FACTS, 9: "/submissions/CIK0000000042.json", 3: "/api/xbrl/companyconcept/CIK0000000042/x/y.json"}
+    sec.add(paths[3], b"{}")
+    clients = {rate: client(sec, tmp_path / str(rate), max_per_second=rate) for rate in paths}
+    threads = [threading.Thread(target=lambda rate=rate, n=n: [clients[rate].get(paths[rate]) for _ in range(n)])
+               for rate, n in ((10, 5), (9, 5), (3, 8))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(sec.log) == 18 and sec.max_in_window(1.0) <= 10
+    for rate, path in paths.items():
+        times = [e.time for e in sec.requests_to(path)]
+        assert all(sum(t <= s < t + 1.0 for s in times) <= rate for t in times), rate
+
+
+@given(rates=st.lists(st.integers(1, 14), min_size=1, max_size=4),
+       arrivals=st.lists(st.tuples(st.integers(0, 3), st.floats(0, 0.3)), min_size=1, max_size=80))
+@example(rates=[10, 9], arrivals=[(i % 2, 0.0) for i in range(40)])  # the default and a 9-a-second client
+@settings(max_examples=200, deadline=None)
+def test_callers_of_any_rates_keep_their_own_and_the_shared_limit(rates, arrivals):
+    """However callers of whatever rates take turns, any window of one second holds at most 10 requests
+    in all and at most min(rate, 10) of each caller's."""
+    now = [0.0]
+
+    def sleep(s: float) -> None:
+        now[0] += s
+
+    window = RateLimiter(10, 1.0, margin=0.0, clock=lambda: now[0], sleep=sleep)
+    callers = [Throttle(window, rate) for rate in rates]
+    sent: list[tuple[float, int]] = []
+    for who, gap in arrivals:
+        who %= len(callers)
+        now[0] += gap
+        callers[who].wait()
+        sent.append((now[0], who))
+
+    def most_in_a_window(times: list[float]) -> int:
+        return max((sum(t <= s < t + 1.0 - 1e-9 for s in times) for t in times), default=0)
+
+    assert most_in_a_window([t for t, _ in sent]) <= 10
+    for who, rate in enumerate(rates):
+        assert most_in_a_window([t for t, w in sent if w == who]) <= min(rate, 10)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import signal
+from contextlib import contextmanager
 
 import pandas as pd
 import pytest
@@ -67,6 +69,54 @@ def test_filings_keep_their_items_as_sections(store):
     assert {("I", "1"), ("II", "1A")} <= set(zip(sections["part"], sections["item"], strict=True))
     hits = store.search("risk factors", k=3, filters={"doc_id": doc_id}, header=True)
     assert any("Item 1A" in h.header for h in hits)
+
+
+@contextmanager
+def hang_guard(seconds: int):
+    """Fail instead of hanging (not a timing assertion: the work must not depend on k at all)."""
+    def stop(*_):
+        raise TimeoutError(f"still running after {seconds} s")
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize(("strategy", "query"), [
+    ("structure", "riesgos principales Busmar Hogar"),
+    ("scoped", "riesgos principales Busmar Hogar"),  # one issuer named: a filtered search
+    ("scoped", "riesgos de Busmar Hogar y Rapsa en 2024"),  # two issuers: one search each, merged in turn
+])
+def test_k_beyond_the_chunk_count_returns_every_chunk_once(store, strategy, query):
+    store.search(query, k=1, strategy=strategy)  # indexes the strategy
+    chunks = int(store.sql("SELECT count(*) AS n FROM chunks WHERE strategy = ?", [strategy])["n"][0])
+    with hang_guard(60):
+        huge = store.search(query, k=10**9, strategy=strategy)
+    assert huge == store.search(query, k=chunks, strategy=strategy)
+    assert 0 < len(huge) <= chunks
+    assert len({(h.doc_id, h.chunk_no) for h in huge}) == len(huge)
+    if strategy == "structure":
+        assert len(huge) == chunks
+
+
+def test_ask_with_k_beyond_the_chunk_count(store):
+    question = "¿Qué riesgos principales señala Busmar Hogar?"
+    store.search(question, k=1, strategy="scoped")
+    chunks = int(store.sql("SELECT count(*) AS n FROM chunks WHERE strategy = 'scoped'")["n"][0])
+    with hang_guard(60):
+        huge = store.ask(question, k=10**9)
+    assert huge.kind == "passages" and huge == store.ask(question, k=chunks)
+
+
+@pytest.mark.parametrize("strategy", ["structure", "scoped"])
+@pytest.mark.parametrize("k", [0, -1])
+def test_k_below_one_is_rejected(store, strategy, k):
+    for query, filters in [("riesgos Busmar Hogar", None), ("revenue", {"year": 1800})]:  # the latter matches nothing
+        with pytest.raises(ValueError, match="k must be at least 1"):
+            store.search(query, k=k, strategy=strategy, filters=filters)
 
 
 def test_coverage_counts_union_of_spans_once(store):

@@ -1,10 +1,18 @@
 """Accuracy of `ask` on gold questions: routing (facts, passages, table or unanswerable) for the course's
 report questions, and routing plus numeric exact match (within 0.05 million) for numeric questions over
-the filings, built from the course's quarterly revenue reference (acciones6_ventas.csv)."""
+the filings, built from the course's quarterly revenue reference (acciones6_ventas.csv); and, on real SEC
+data, questions as people ask them (data/eval/real_questions.csv) judged against gold answers computed from
+the raw companyfacts JSON: value, unit, the filing that first reported each part, its span in the filing."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import json
+import math
+import os
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -13,6 +21,7 @@ from factstore.loaders.columns import read_table, require
 from factstore.progress import progress_bar
 
 if TYPE_CHECKING:
+    from factstore.ask.route import Answer
     from factstore.store import FactStore
 
 TOLERANCE_MILLIONS = 0.05
@@ -88,3 +97,304 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
     total = pd.DataFrame({"questions": [len(results)], "routing": [results["routed"].mean()],
                           "exact_match": [results["exact"].dropna().astype(float).mean()]}, index=["all"])
     return pd.concat([by_type, total])
+
+
+# ------------------------------------------------------------------------------- real SEC questions
+# Questions on real companyfacts (Apple, NVIDIA, Alphabet, TSMC) as people ask them, each with a gold answer
+# computed by brute force from the raw companyfacts JSON (never through the store): the value known at the
+# question's moment and, for each reported figure it rests on, the filing that first reported that value.
+
+REAL_QUESTIONS = Path(__file__).resolve().parents[2] / "data" / "eval" / "real_questions.csv"
+REAL_DATA = Path(os.environ.get("FACTSTORE_REAL", Path(__file__).resolve().parents[3] / "shared" / "real"))
+REAL_COMPANIES = ("CIK0000320193", "CIK0001045810", "CIK0001652044", "CIK0001046179")
+REAL_FILINGS = (  # (file in filings/, company, form, filing day): 10-Ks whose text numbers are cited into
+    ("AAPL_10-K_2024-11-01_0000320193-24-000123.html", "AAPL", "10-K", "2024-11-01"),
+    ("GOOGL_10-K_2025-02-05.html", "1652044", "10-K", "2025-02-05"),
+    ("NVDA_10-K_2025-02-26.html", "NVDA", "10-K", "2025-02-26"),
+)
+_DAYS = {"year": (350, 380), "quarter": (80, 105), "nine_months": (260, 290)}
+_SCALES = (1e6, 1e3, 1.0)
+
+
+def load_real(store: FactStore, real: str | Path) -> None:
+    """Load the real companies' companyfacts (with submissions where present) and 10-K documents."""
+    real = Path(real)
+    for name in REAL_COMPANIES:
+        subs = real / "submissions" / f"{name}.json"
+        store.load_companyfacts(real / "companyfacts" / f"{name}.json", subs if subs.exists() else None,
+                                progress=False)
+    for file, company, form, day in REAL_FILINGS:
+        store.load_filing(real / "filings" / file, company, form=form, accepted_at=day, progress=False)
+
+
+@dataclass(frozen=True)
+class RawFact:
+    """One value one filing reported, as the companyfacts JSON gives it (accepted: from submissions, if any)."""
+
+    concept: str
+    unit: str
+    start: date | None
+    end: date
+    value: float
+    accn: str
+    form: str
+    filed: date
+    accepted: datetime | None
+
+    def visible(self, moment: datetime | None) -> bool:
+        """Public at the moment; a filing known only by its day is public from the day after (the question
+        set avoids moments within a day of such a filing)."""
+        if moment is None:
+            return True
+        if self.accepted is not None:
+            return self.accepted <= moment
+        if self.filed + timedelta(days=1) < moment.date():
+            return True
+        if self.filed >= moment.date():
+            return False
+        raise ValueError(f"{self.accn} filed {self.filed}: too close to {moment} to tell")
+
+    def days(self) -> int | None:
+        return None if self.start is None else (self.end - self.start).days + 1
+
+
+@dataclass(frozen=True)
+class Gold:
+    """A gold answer: value and unit, the period's first and last day, and each part's first filing
+    (accession, form, acceptance or filing moment, its own value)."""
+
+    value: float
+    unit: str
+    start: date | None
+    end: date
+    firsts: tuple[tuple[str, str, datetime, float], ...]
+
+
+class RawCompany:
+    """A company's companyfacts values as the JSON gives them (acceptance times from its submissions JSON),
+    by concept, with the periods its 10-K/20-F (years) and 10-Q (quarters) filings report."""
+
+    def __init__(self, real: str | Path, cik: int) -> None:
+        real = Path(real)
+        data = json.loads((real / "companyfacts" / f"CIK{cik:010d}.json").read_text())
+        accepted: dict[str, datetime] = {}
+        subs = real / "submissions" / f"CIK{cik:010d}.json"
+        if subs.exists():
+            recent = json.loads(subs.read_text())["filings"]["recent"]
+            for accn, stamp in zip(recent["accessionNumber"], recent["acceptanceDateTime"], strict=True):
+                if stamp:
+                    accepted[accn] = datetime.fromisoformat(stamp.replace("Z", "+00:00")).replace(tzinfo=None)
+        self.by_concept: dict[str, list[RawFact]] = {}
+        for concepts in data["facts"].values():
+            for concept, body in concepts.items():
+                for unit, values in body["units"].items():
+                    self.by_concept.setdefault(concept, []).extend(
+                        RawFact(concept, unit, date.fromisoformat(v["start"]) if v.get("start") else None,
+                                date.fromisoformat(v["end"]), float(v["val"]), v["accn"], v["form"],
+                                date.fromisoformat(v["filed"]), accepted.get(v["accn"])) for v in values)
+        every = [f for facts in self.by_concept.values() for f in facts]
+        self.years = [(f.start, f.end) for f in every if f.form in ("10-K", "20-F", "10-K/A") and _is(f, "year")]
+        self.quarters = {(f.start, f.end) for f in every if f.form.startswith("10-Q") and _is(f, "quarter")}
+        self.nine = {(f.start, f.end) for f in every if _is(f, "nine_months")}
+        units = [f.unit for f in every if len(f.unit) == 3 and f.unit.isupper()]
+        self.currency = max(set(units), key=units.count)  # a ratio is taken in the currency most values are in
+
+    def of(self, concepts: list[str]) -> list[RawFact]:
+        return [f for c in concepts for f in self.by_concept.get(c, [])]
+
+    def fiscal_year(self, year: int) -> tuple[date, date]:
+        """Fiscal year `year`: the annual period of its 10-K/20-F ending in that year (or in the first week of
+        January after it), the most reported one."""
+        found = [(s, e) for s, e in self.years
+                 if e.year == year or (e.year == year + 1 and e.month == 1 and e.day <= 7)]
+        if not found:
+            raise ValueError(f"no fiscal year {year} in the filings")
+        return max(set(found), key=found.count)
+
+    def fiscal_quarters(self, year: int) -> list[tuple[date, date]]:
+        """The fiscal year's quarters: the three 3-month periods of its 10-Qs in order, then Q4 from the end of
+        its nine months to the year's end."""
+        start, end = self.fiscal_year(year)
+        three = sorted(((s, e) for s, e in self.quarters if start <= s and e < end - timedelta(days=30)),
+                       key=lambda p: p[1])
+        return [*three[:3], (self.nine_months(start)[1] + timedelta(days=1), end)]
+
+    def nine_months(self, start: date) -> tuple[date, date]:
+        return min((s, e) for s, e in self.nine if abs((s - start).days) <= 7)
+
+
+def _is(f: RawFact, kind: str) -> bool:
+    return f.start is not None and _DAYS[kind][0] <= f.days() <= _DAYS[kind][1]
+
+
+def _moment(f: RawFact) -> datetime:
+    return f.accepted or datetime.combine(f.filed, datetime.min.time())
+
+
+def _material(old: float, new: float) -> bool:
+    return new != old and abs(new - old) >= 0.005 * abs(old)
+
+
+def _known(facts: list[RawFact], unit: str, start: date | None, end: date,
+           moment: datetime | None) -> tuple[float, RawFact] | None:
+    """The value of a fact known at the moment (the newest version under the first concept that has one: facts
+    come in the metric's concept order), and the version that first reported it, under any of the concepts:
+    the earliest one equal up to rounding after the last restatement under the value's own concept."""
+    versions = sorted((f for f in facts if f.unit == unit and f.start == start and f.end == end
+                       and f.visible(moment)), key=lambda f: (_moment(f), f.accn))
+    if not versions:
+        return None
+    concept = next(f.concept for f in facts if f in versions)
+    current = [f for f in versions if f.concept == concept][-1]
+    cut = max((i for i, f in enumerate(versions) if f.concept == current.concept
+               and _material(f.value, current.value)), default=-1)
+    first = next(f for f in versions[cut + 1:] if not _material(f.value, current.value))
+    return current.value, first
+
+
+def _value(co: RawCompany, concepts: list[str], unit: str, period: str, moment: datetime | None) -> Gold | None:
+    """A reported metric for a fiscal label (FY2024, 2024Q1..2024Q4: Q4 = FY - 9M), a calendar year (CY2024:
+    the fiscal quarters whose middle falls in it, summed) or 'latest' (the newest year or quarter known)."""
+    facts = co.of(concepts)
+    instant = all(f.start is None for f in facts)
+    if period == "latest":
+        newest = max((f for f in facts if f.unit == unit and f.visible(moment)
+                      and (instant or _is(f, "year") or _is(f, "quarter"))), key=lambda f: (f.end, f.days() or 0))
+        return _fact_gold(facts, unit, newest.start, newest.end, moment)
+    if period.startswith("CY"):
+        year = int(period[2:])
+        same = [y for y in (year, year + 1) if abs((co.fiscal_year(y)[1] - date(year, 12, 31)).days) <= 7]
+        if same:
+            return _value(co, concepts, unit, f"FY{same[0]}", moment)
+        labels = [f"{y}Q{i + 1}" for y in (year, year + 1) for i, (s, e) in enumerate(co.fiscal_quarters(y))
+                  if (s + (e - s) / 2).year == year]
+        golds = [_value(co, concepts, unit, label, moment) for label in labels]
+        if len(golds) != 4 or any(g is None for g in golds):
+            return None
+        return Gold(sum(g.value for g in golds), unit, golds[0].start, golds[-1].end,
+                    tuple(f for g in golds for f in g.firsts))
+    if period.startswith("FY"):
+        start, end = co.fiscal_year(int(period[2:]))
+        return _fact_gold(facts, unit, None if instant else start, end, moment)
+    year, quarter = int(period[:4]), int(period[-1])
+    s, e = co.fiscal_quarters(year)[quarter - 1]
+    if quarter < 4 or instant:
+        return _fact_gold(facts, unit, None if instant else s, e, moment)
+    start, end = co.fiscal_year(year)
+    total = _fact_gold(facts, unit, start, end, moment)
+    nine = _fact_gold(facts, unit, *co.nine_months(start), moment)
+    if total is None or nine is None:
+        return None
+    return Gold(total.value - nine.value, unit, s, e, total.firsts + nine.firsts)
+
+
+def _fact_gold(facts: list[RawFact], unit: str, start: date | None, end: date,
+               moment: datetime | None) -> Gold | None:
+    known = _known(facts, unit, start, end, moment)
+    if known is None:
+        return None
+    value, first = known
+    return Gold(value, unit, start, end, ((first.accn, first.form, _moment(first), first.value),))
+
+
+def gold_answer(co: RawCompany, q: Any) -> Gold | None:
+    """The gold answer of a question of the real set (ops: value, div, margin, sub, growth)."""
+    moment = datetime.fromisoformat(q.as_of) if isinstance(q.as_of, str) and q.as_of else None
+    a_concepts = str(q.concepts).split(";")
+    b_concepts = str(q.concepts2).split(";") if isinstance(q.concepts2, str) else []
+    unit = co.currency if q.unit == "%" else q.unit
+    if q.op == "value":
+        return _value(co, a_concepts, unit, q.period, moment)
+    if q.op == "growth":
+        old, new = (_value(co, a_concepts, unit, p, moment) for p in (q.period, q.period2))
+        return Gold((new.value - old.value) / abs(old.value) * 100, "%", new.start, new.end,
+                    old.firsts + new.firsts)
+    a, b = _value(co, a_concepts, unit, q.period, moment), _value(co, b_concepts, unit, q.period, moment)
+    value = {"div": lambda: a.value / b.value * 100, "margin": lambda: (a.value - b.value) / a.value * 100,
+             "sub": lambda: a.value - b.value}[q.op]()
+    return Gold(value, q.unit, a.start, a.end, a.firsts + b.firsts)
+
+
+def real_questions(real: str | Path, path: str | Path = REAL_QUESTIONS) -> pd.DataFrame:
+    """The real question set with each question's gold answer (value, unit, period, first filings)."""
+    q = pd.read_csv(path, dtype=str, keep_default_na=False)
+    companies: dict[int, RawCompany] = {}
+    golds = []
+    for row in q.itertuples():
+        if row.expect != "fact":
+            golds.append(None)
+            continue
+        cik = int(row.cik)
+        if cik not in companies:
+            companies[cik] = RawCompany(real, cik)
+        golds.append(gold_answer(companies[cik], row))
+    return q.assign(gold=golds)
+
+
+def _printed(text: str, unit: str) -> list[float]:
+    """The values a figure printed in a filing may stand for: in millions, thousands or units ('(885)' is
+    negative); per-share figures as printed."""
+    number = float(text.strip("()$").replace(",", "")) * (-1 if text.startswith("(") else 1)
+    return [number] if "/" in unit else [number * s for s in _SCALES]
+
+
+def judge(q: Any, answer: Answer, docs: pd.Series, texts: dict[str, str]) -> tuple[bool, str]:
+    """Whether an answer is right, and why not: the gold value and unit, every part cited to the filing that
+    first reported it (its form; the figure's span in its text where the store keeps it) and the period's
+    dates named; no value for a part of the company; passages from the company's own documents. `docs`: the
+    stored documents' entity_id by doc_id; `texts`: the filings' texts by doc_id."""
+    cik = f"{int(q.cik):010d}" if q.cik else None
+    if q.expect == "unanswerable":
+        return answer.kind == "unanswerable", f"expected unanswerable, got {answer.kind}"
+    if q.expect in ("passages", "no_total"):
+        allowed = ("passages", "table") if q.expect == "passages" else ("passages", "unanswerable")
+        if answer.kind not in allowed or answer.value is not None:
+            return False, f"expected {' or '.join(allowed)} without a value, got {answer.kind} {answer.value}"
+        if answer.kind == "passages" or q.expect == "passages":
+            others = {c.doc for c in answer.citations if docs.get(c.doc) != cik}
+            if others or not answer.citations:
+                return False, f"passages from other companies' documents: {sorted(others)}"
+        return True, ""
+    g: Gold = q.gold
+    if g is None:
+        return False, "no gold answer in the raw data"
+    if answer.kind != "fact" or answer.value is None:
+        return False, f"expected a fact, got {answer.kind}: {answer.explanation[:200]}"
+    if answer.unit != g.unit or not math.isclose(answer.value, g.value, rel_tol=1e-9, abs_tol=1e-9):
+        return False, f"value {answer.value} {answer.unit}, gold {g.value} {g.unit}"
+    for day in (g.start, g.end):
+        if day is not None and day.isoformat() not in answer.explanation:
+            return False, f"the explanation does not name the period day {day}"
+    for accn, form, _, printed in g.firsts:
+        cites = [c for c in answer.citations if c.doc == accn and c.form == form]
+        if not cites:
+            return False, f"not cited to the first filing {form} {accn}: {sorted({c.doc for c in answer.citations})}"
+        if accn in texts and not any(
+                c.start is not None and texts[accn][c.start:c.end] == c.text
+                and any(math.isclose(v, printed, rel_tol=1e-9) for v in _printed(c.text, g.unit)) for c in cites):
+            return False, f"no span of {printed} in {accn}: {cites}"
+    return True, ""
+
+
+def evaluate_real(store: FactStore, questions: pd.DataFrame, progress: bool | None = None) -> pd.DataFrame:
+    """Ask each real question; per question: its type, the kind of answer, whether it is right and why not,
+    and the answer."""
+    stored = store.sql("SELECT doc_id, entity_id, kind, text FROM documents")
+    docs = stored.set_index("doc_id")["entity_id"]
+    texts = dict(stored.loc[stored["kind"] == "filing", ["doc_id", "text"]].itertuples(index=False))
+    rows = []
+    for q in progress_bar(questions.itertuples(), total=len(questions), desc="eval ask --real", leave=False,
+                          progress=progress):
+        answer = store.ask(q.question)
+        right, why = judge(q, answer, docs, texts)
+        rows.append({"id": q.id, "type": q.type, "lang": q.lang, "expected": q.expect, "kind": answer.kind,
+                     "right": right, "why": why, "answer": answer})
+    return pd.DataFrame(rows)
+
+
+def summarize_real(results: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy by question type and language, and overall."""
+    by = results.groupby("type").agg(questions=("right", "size"), accuracy=("right", "mean"))
+    langs = results.groupby("lang").agg(questions=("right", "size"), accuracy=("right", "mean"))
+    total = pd.DataFrame({"questions": [len(results)], "accuracy": [results["right"].mean()]}, index=["all"])
+    return pd.concat([by, langs.rename(index=lambda x: f"lang {x}"), total])

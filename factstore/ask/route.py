@@ -1,36 +1,42 @@
-"""Routing and answers: a question that names a company with facts, a metric and a period goes to the
-facts; everything else to the BM25 index, scoped to the issuers and years it names. Every answer cites
-its sources; what the data cannot answer is said to be unanswerable, with the reason."""
+"""Routing and answers: a question that names a company with facts, a metric and a period (or a date: the
+latest period known then) goes to the facts, except one asking for a part of the company ('iPhone revenue'),
+which the company totals never answer; everything else to the BM25 index, within the documents of the
+companies it names (all documents when it names none) and the years it names. Every answer cites its
+sources; what the data cannot answer (an empty question, a name fitting several companies, a company the
+store lacks) is said to be unanswerable, with the reason."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from factstore.ask.derived import Figure, figure, metric_named, previous
 from factstore.ask.parse import Entity, Parsed, load_metrics, parse
 from factstore.errors import NotFound
-from factstore.periods import parse_label
 from factstore.text.tokenize import normalize, tokenize
 from factstore.timing import as_of_timestamp
 
 if TYPE_CHECKING:
-    from factstore.store import Fact, FactStore
+    from factstore.store import FactStore
+    from factstore.text.search import Hit
 
-_GROUP = re.compile(r"\(([^,()]+),")  # "(Gestora Atalaya, 5 de febrero de 2023)": the fund's manager
 _LOW = re.compile(r"\b(lowest|smallest|least|worst|mas bajo|mas bajos|mas baja|menor|peor)\b")
 
 
 @dataclass(frozen=True)
 class Citation:
     """A source: a document id and character offsets into the text the store keeps for it (None when
-    the figure could not be found in the filing's text), and the quoted text."""
+    the figure could not be found in the filing's text, or the store does not keep it), and the quoted text;
+    for a filing a number is cited to, its form and acceptance time (UTC)."""
 
     doc: str
     start: int | None
     end: int | None
     text: str = ""
+    form: str | None = None
+    accepted_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,7 @@ class Answer:
     table: tuple[dict[str, Any], ...] = ()
     as_of: datetime | None = None
     parsed: dict[str, Any] = field(default_factory=dict, repr=False)
+    parts: tuple[dict[str, Any], ...] = ()  # the reported figures a number rests on, each with its first filing
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -53,119 +60,211 @@ class Answer:
         return out
 
 
-def known_entities(store: FactStore) -> list[Entity]:
-    """Companies with facts, issuers of documents, and the groups (fund managers) titles name."""
-    out: dict[str, Entity] = {}
-    for entity_id, name, tickers in store.sql("SELECT entity_id, name, tickers FROM entities").itertuples(index=False):
-        if name:
-            out[normalize(name)] = Entity(name, entity_id, tuple(tickers or ()), True)
-    groups: dict[str, set[str]] = {}
-    for issuer, title in store.sql("SELECT DISTINCT issuer, title FROM documents WHERE issuer IS NOT NULL"
-                                   ).itertuples(index=False):
-        out.setdefault(normalize(issuer), Entity(issuer))
-        if title and (m := _GROUP.search(title)):
-            groups.setdefault(m.group(1).strip(), set()).add(issuer)
-    for group, members in groups.items():
-        out.setdefault(normalize(group), Entity(group, members=tuple(sorted(members))))
-    return list(out.values())
-
-
 def ask(store: FactStore, question: str, *, as_of: Any = None, k: int = 5) -> Answer:
-    """Answer a question from the facts or the text index (see the module docstring)."""
-    p = parse(question, known_entities(store), load_metrics())
-    moment = as_of_timestamp(as_of) if as_of is not None else p.as_of
+    """Answer a question from the facts or the text index (see the module docstring). A question never
+    raises: what cannot be answered is 'unanswerable' with the reason (an unexpected error too). A bad
+    `as_of` argument is the caller's error and raises ValueError."""
+    moment = as_of_timestamp(as_of) if as_of is not None else None
+    try:
+        return _answer(store, question, moment, k)
+    except Exception as exc:  # the last resort, beside the causes fixed where they arise
+        return Answer("unanswerable", question, explanation=f"error while answering: {type(exc).__name__}: {exc}",
+                      as_of=moment)
+
+
+def _answer(store: FactStore, question: str, moment: datetime | None, k: int) -> Answer:
+    if not isinstance(question, str) or not question.strip():
+        return Answer("unanswerable", str(question or ""), explanation="empty question", as_of=moment)
+    p = parse(question, store.names(), load_metrics())
+    moment = moment or p.as_of
     summary = {"entities": [e.name for e in p.entities], "metric": p.metric.name if p.metric else None,
                "periods": p.periods, "as_of": moment.isoformat() if moment else None,
                "growth": p.growth, "comparison": p.comparison}
+    answer = _unnamed(p)
     with_facts = [e for e in p.entities if e.has_facts]
-    answer = None
-    if p.metric and p.metric.concepts and p.periods and with_facts and len(with_facts) == len(p.entities):
+    if answer is None and _asks_facts(p) and with_facts and len(with_facts) == len(p.entities):
         answer = _from_facts(store, p, with_facts, moment)
-    if answer is None or (answer.kind == "unanswerable" and _has_documents(store, p.entities)
-                          and not _known_later(store, p, with_facts)):
+    if answer is None or (answer.kind == "unanswerable" and p.entities and (p.part or _has_documents(
+            store, p.entities)) and not _known_later(store, p, with_facts)):
         text = _from_text(store, p, moment, k)
         if answer is not None and text.kind != "unanswerable":  # the facts lack it, the documents may not
-            text = Answer(**{**text.__dict__, "explanation": f"{answer.explanation}; {text.explanation}"})
+            text = replace(text, explanation=f"{answer.explanation}; {text.explanation}")
         answer = text if answer is None or text.kind != "unanswerable" else answer
-    return Answer(**{**answer.__dict__, "as_of": moment, "parsed": summary})
+    read_as = "; ".join(f"read {written!r} as {e.name}" for written, e in p.typos)
+    explanation = f"{answer.explanation}; {read_as}" if read_as else answer.explanation
+    return replace(answer, explanation=explanation, as_of=moment, parsed=summary)
+
+
+def _unnamed(p: Parsed) -> Answer | None:
+    """'unanswerable' when the question's words or names cannot be read: no words at all, a name fitting
+    several companies, or companies the store does not hold named (where no held one is, or to compare)."""
+    why = None
+    if not re.search(r"\w", p.text):
+        why = "no recognizable words in the question"
+    elif p.ambiguous:
+        why = "ambiguous: " + "; ".join(f"{', '.join(e.label for e in found)} (all named {written!r})"
+                                        for written, found in p.ambiguous)
+    elif p.absent and (not p.entities or p.comparison):
+        why = f"not in the store: {', '.join(p.absent)}"
+    elif p.unknown and p.metric and not p.entities:
+        why = f"not in the store: no company known as {', '.join(repr(u) for u in p.unknown)}"
+    return Answer("unanswerable", p.text, explanation=why) if why else None
 
 
 # ----------------------------------------------------------------------------------------- facts
+def _asks_facts(p: Parsed) -> bool:
+    """Whether the facts may answer: a metric with concepts or a formula, and a period or a moment named in the
+    question (then the latest period known at that moment)."""
+    return bool(p.metric and (p.metric.concepts or p.metric.formula) and (p.periods or p.as_of))
+
+
 def _known_later(store: FactStore, p: Parsed, entities: list[Entity]) -> bool:
     """Whether the facts hold the asked figures at all (then an as-of miss is 'not yet known', not a
-    reason to search the documents instead)."""
+    reason to search the documents instead). A part of the company is never in them."""
+    if p.part:
+        return False
     try:
         for e in entities:
-            for period in p.periods:
-                store.fact(e.entity_id, list(p.metric.concepts), period=period, mode="latest", strict=True)
+            for period in p.periods or [None]:
+                _lookup(store, e, p, period, None)
     except NotFound:
         return False
     return True
 
 
-def _figure_span(store: FactStore, doc_id: str, value: float) -> Citation:
-    """Where a figure appears in a filing's stored text ('1,234.5' million or the full number)."""
-    row = store.sql("SELECT text FROM documents WHERE doc_id = ?", [doc_id])
-    text = row["text"][0] if len(row) and row["text"][0] else ""
-    for form in (f"{value / 1e6:,.1f}", f"{value:,.0f}", f"{value / 1e3:,.0f}", f"{value:,.2f}"):
-        at = text.find(form)
-        if at >= 0 and form.strip("0.,"):
-            return Citation(doc_id, at, at + len(form), form)
-    return Citation(doc_id, None, None)
+_SPAN_SCALES = (1e6, 1e3, 1.0)  # filings print money and share counts in millions, thousands or units
 
 
-def _cite(store: FactStore, fact: Fact) -> tuple[Citation, ...]:
-    return tuple(_figure_span(store, p["filing_id"], p["value"]) for p in fact.parts)
+def _renderings(value: float, unit: str) -> list[str]:
+    """How a filing prints a figure: '391,035' (millions), '391,035,000' (thousands) or in full, else rounded to
+    a tenth of a million ('573.4'); '6.08' per share. The sign is left out (a loss prints as '(885)')."""
+    v = abs(value)
+    if "/" in unit:
+        return [f"{v:,.2f}"]
+    exact = [f"{v / s:,.0f}" for s in _SPAN_SCALES if v >= s and abs(v / s - round(v / s)) < 1e-6]
+    return [*exact, f"{v / 1e6:,.1f}"] if v >= 1e5 else exact or [f"{v:,.2f}"]
 
 
-def _lookup(store: FactStore, entity: Entity, p: Parsed, period: str, moment: datetime | None) -> Fact:
-    return store.fact(entity.entity_id, list(p.metric.concepts), period=period, as_of=moment, strict=True)
+_FIGURE_EDGE = re.compile(r"(?<![\d,.])({})(?![\d]|[.,]\d)")
+
+
+def _figure_span(text: str, value: float, unit: str, labels: tuple[str, ...]) -> tuple[int, int, str] | None:
+    """Where a filing's text prints a figure: its first rendering on a line naming the metric (a label), else
+    its first rendering of five digits or more anywhere; a loss's parentheses are kept. None when absent."""
+    fallback = None
+    for form in _renderings(value, unit):
+        for m in re.finditer(_FIGURE_EDGE.pattern.format(re.escape(form)), text):
+            start, end = m.span(1)
+            if value < 0 and text[start - 1:start] == "(" and text[end:end + 1] == ")":
+                start, end = start - 1, end + 1
+            line = normalize(text[text.rfind("\n", 0, start) + 1:start])
+            if any(label in line for label in labels):
+                return start, end, text[start:end]
+            if fallback is None and sum(c.isdigit() for c in form) >= 5:
+                fallback = (start, end, text[start:end])
+    return fallback
+
+
+def _cite(store: FactStore, f: Figure) -> tuple[Citation, ...]:
+    """One citation per part: the filing that first reported its current value, with the figure's span in
+    that filing's text where the store keeps it."""
+    docs = sorted({part.filing_id for part in f.parts})
+    texts = dict(store.sql("SELECT doc_id, text FROM documents WHERE list_contains(?, doc_id)", [docs]
+                           ).itertuples(index=False))
+    out = []
+    for part in dict.fromkeys(f.parts):
+        metric = metric_named(part.metric)
+        text = texts.get(part.filing_id) or ""
+        span = _figure_span(text, part.cited_value, part.unit, metric.labels or metric.words) if text else None
+        start, end, quote = span or (None, None, "")
+        out.append(Citation(part.filing_id, start, end, quote, form=part.form,
+                            accepted_at=part.accepted_at.to_pydatetime().replace(tzinfo=None)))
+    return tuple(out)
+
+
+def _lookup(store: FactStore, entity: Entity, p: Parsed, period: str | None, moment: datetime | None) -> Figure:
+    return figure(store, entity.entity_id, p.metric, period, moment)
 
 
 def _money(value: float, unit: str) -> str:
+    if unit == "%":
+        return f"{value:.2f}%"
     return f"{value / 1e6:,.1f} million {unit}" if abs(value) >= 1e5 and "/" not in unit else f"{value:,.4g} {unit}"
 
 
-def _previous(label: str) -> str:
-    parsed = parse_label(label)
-    return parsed.label.replace(str(parsed.year), str(parsed.year - 1))
+def _when(moment: datetime | None) -> str:
+    return f" as known on {moment:%Y-%m-%d %H:%M:%S} UTC" if moment else ""
+
+
+def _describe(entity: Entity, f: Figure, p: Parsed) -> str:
+    """What a figure is: company, metric, period and its dates, how it is reported or derived, each part with
+    the filing that first reported it, when it became known, and the notes (which EPS, currency, calendar)."""
+    how = f"reported as {f.concept}" if not f.formula else (
+        f"derived as {f.formula}" + (f" ({f.concept})" if f.concept else ""))
+    parts = "; ".join(f"{pt.metric} {pt.start or ''}..{pt.end} = {_money(pt.value, pt.unit)} ({pt.form} "
+                      f"{pt.filing_id}, accepted {pt.accepted_at:%Y-%m-%d %H:%M:%S} UTC)"
+                      for pt in dict.fromkeys(f.parts))
+    notes = list(f.notes)
+    if f.period in p.bare_years and abs((f.end - f.end.replace(month=12, day=31)).days) > 7:
+        notes.insert(0, f"the question names {f.period[2:]} without saying fiscal or calendar: this is the company's "
+                        f"fiscal year {f.period[2:]} ({f.start}..{f.end}); ask for 'calendar {f.period[2:]}' for "
+                        f"the calendar year")
+    return (f"{entity.name} {f.metric.name} {f.period} ({f.start or ''}..{f.end}) = {_money(f.value, f.unit)}, "
+            f"{how}; known from {f.known_since:%Y-%m-%d %H:%M:%S} UTC ({f.source.form} {f.source.filing_id}); "
+            f"parts: {parts}" + "".join(f"; {n}" for n in notes))
+
+
+def _growth_periods(p: Parsed) -> tuple[str, str]:
+    if len(p.periods) > 1:
+        return p.periods[0], p.periods[1]
+    return previous(p.periods[0]), p.periods[0]
 
 
 def _from_facts(store: FactStore, p: Parsed, entities: list[Entity], moment: datetime | None) -> Answer:
-    when = f" as known on {moment:%Y-%m-%d %H:%M:%S} UTC" if moment else ""
+    when = _when(moment)
+    if p.part:
+        return Answer("unanswerable", p.text, explanation=(
+            f"asks for {p.metric.name} of a part of the company ({p.part!r}); the facts hold company totals "
+            f"only, and a total is no answer for a part"))
+    period = p.periods[0] if p.periods else None
     try:
         if p.comparison or len(entities) > 1:
-            rows = []
-            for e in entities:
-                f = _lookup(store, e, p, p.periods[0], moment)
-                rows.append({"entity": e.name, "value": f.value, "unit": f.unit, "source": f.source,
-                             "form": f.form, "accepted_at": f.accepted_at.isoformat()})
+            figures = [(e, _lookup(store, e, p, period, moment)) for e in entities]
+            rows = [{"entity": e.name, "value": f.value, "unit": f.unit, "period": f.period,
+                     "start": f.start.isoformat() if f.start else None, "end": f.end.isoformat(),
+                     "source": f.source.filing_id, "form": f.source.form,
+                     "accepted_at": f.known_since.isoformat()} for e, f in figures]
             rows.sort(key=lambda r: r["value"], reverse=not _LOW.search(normalize(p.text)))
+            units = {r["unit"] for r in rows}
+            mixed = f"; not comparable: values in {', '.join(sorted(units))}" if len(units) > 1 else ""
             return Answer("table", p.text, value=rows[0]["value"], unit=rows[0]["unit"], table=tuple(rows),
-                          citations=tuple(_figure_span(store, r["source"], r["value"]) for r in rows),
-                          explanation=f"{p.metric.name} for {p.periods[0]}, one lookup per company{when}; "
-                                      f"first: {rows[0]['entity']}")
+                          citations=tuple(c for _, f in figures for c in _cite(store, f)),
+                          parts=tuple(pt.to_dict() for _, f in figures for pt in f.parts),
+                          explanation=f"{p.metric.name} for {period or 'the latest period'}, one lookup per "
+                                      f"company{when}; first: {rows[0]['entity']}{mixed}; "
+                                      + "; ".join(_describe(e, f, p) for e, f in figures))
         entity = entities[0]
-        if p.growth:
-            then, now = (sorted(p.periods[:2], key=lambda x: parse_label(x).year) if len(p.periods) > 1
-                         else (_previous(p.periods[0]), p.periods[0]))
+        if p.growth and p.periods:
+            then, now = _growth_periods(p)
             old, new = _lookup(store, entity, p, then, moment), _lookup(store, entity, p, now, moment)
-            growth = (new.value - old.value) / abs(old.value) * 100
-            return Answer("fact", p.text, value=growth, unit="%", citations=_cite(store, old) + _cite(store, new),
-                          explanation=f"{entity.name} {p.metric.name} grew {growth:.2f}% from {then} "
-                                      f"({_money(old.value, old.unit)}, {old.form} {old.source}) to {now} "
-                                      f"({_money(new.value, new.unit)}, {new.form} {new.source}){when}")
-        f = _lookup(store, entity, p, p.periods[0], moment)
+            if old.unit != new.unit or old.value == 0:
+                raise NotFound(f"{p.metric.name}: no growth from {_money(old.value, old.unit)} to "
+                               f"{_money(new.value, new.unit)}")
+            points = old.unit == "%"
+            change = new.value - old.value if points else (new.value - old.value) / abs(old.value) * 100
+            how = "new - old, in percentage points" if points else "(new - old) / |old| × 100"
+            return Answer("fact", p.text, value=change, unit="percentage points" if points else "%",
+                          citations=_cite(store, old) + _cite(store, new),
+                          parts=tuple(pt.to_dict() for f in (old, new) for pt in f.parts),
+                          explanation=f"{entity.name} {p.metric.name} changed {change:.2f}"
+                                      f"{' points' if points else '%'} from {then} to {now}, derived as {how}, "
+                                      f"known from {max(old.known_since, new.known_since):%Y-%m-%d %H:%M:%S} UTC"
+                                      f"{when}; old: {_describe(entity, old, p)}; new: {_describe(entity, new, p)}")
+        f = _lookup(store, entity, p, period, moment)
     except NotFound as exc:
-        return Answer("unanswerable", p.text, explanation=f"not in the facts: {exc}")
-    how = f"derived as {f.formula} from " + ", ".join(
-        f"{part['fiscal_period']} ({part['form']} {part['filing_id']})" for part in f.parts) if f.derived else (
-        f"reported in {f.form} {f.source}")
-    warn = f"; warning: {'; '.join(f.warnings)}" if f.warnings else ""
+        return Answer("unanswerable", p.text, explanation=f"not in the facts: {exc}{when}")
     return Answer("fact", p.text, value=f.value, unit=f.unit, citations=_cite(store, f),
-                  explanation=f"{entity.name} {p.metric.name} ({f.concept}) {f.fiscal_period or p.periods[0]} = "
-                              f"{_money(f.value, f.unit)}, {how}, known from {f.accepted_at:%Y-%m-%d %H:%M:%S} "
-                              f"UTC{when}{warn}")
+                  parts=tuple(pt.to_dict() for pt in f.parts), explanation=_describe(entity, f, p) + when)
 
 
 # ----------------------------------------------------------------------------------------- text
@@ -184,10 +283,24 @@ def _best_line(text: str, query: str) -> str:
     return max(text.split("\n"), key=lambda line: len(wanted & set(tokenize(line))))
 
 
+def _scopes(store: FactStore, entities: list[Entity]) -> list[tuple[str, list[str]]]:
+    """Each company named with its documents (those stored under its entity_id or an issuer name it goes by),
+    a group standing for each of its funds."""
+    out = []
+    for e in entities:
+        for name, entity_id, issuers in ([(m, None, [m]) for m in e.members] if e.members
+                                         else [(e.name, e.entity_id, [e.name, *e.aliases])]):
+            docs = store.sql("SELECT doc_id FROM documents WHERE entity_id = ? OR list_contains(?, issuer) "
+                             "ORDER BY doc_id", [entity_id, issuers])["doc_id"].tolist()
+            out.append((name, docs))
+    return out
+
+
 def _has_documents(store: FactStore, entities: list[Entity]) -> bool:
-    names = [e.name for e in entities]
-    return bool(names) and bool(store.sql("SELECT count(*) AS n FROM documents WHERE kind = 'report' AND "
-                                          "list_contains(?, issuer)", [names])["n"][0])
+    """Whether reports (not filings, whose figures are the facts) of these companies are stored."""
+    docs = [d for _, ds in _scopes(store, entities) for d in ds]
+    return bool(docs) and bool(store.sql("SELECT count(*) AS n FROM documents WHERE kind = 'report' AND "
+                                         "list_contains(?, doc_id)", [docs])["n"][0])
 
 
 def _passages(hits: list[Any]) -> tuple[Citation, ...]:
@@ -202,30 +315,45 @@ def _passages(hits: list[Any]) -> tuple[Citation, ...]:
 
 
 def _from_text(store: FactStore, p: Parsed, moment: datetime | None, k: int) -> Answer:
-    filters = {"as_of": moment} if moment else None
-    names = [n for e in p.entities for n in (e.members or (e.name,))]
-    issuers = set(store.sql("SELECT DISTINCT issuer FROM documents")["issuer"].dropna())
-    named = [n for n in names if n in issuers]
+    """Passages from the documents of the companies named (all documents when none is), one search per
+    company (a table) when the question compares several."""
+    if not store.sql("SELECT count(*) AS n FROM documents")["n"][0]:
+        return Answer("unanswerable", p.text, explanation="no documents in the store")
+    filters: dict[str, Any] = {"as_of": moment} if moment else {}
+    scopes = _scopes(store, p.entities)
+    held = [(name, docs) for name, docs in scopes if docs]
+    missing = [name for name, docs in scopes if not docs]
+    if scopes and not held:
+        return Answer("unanswerable", p.text, explanation=f"no documents of {', '.join(missing)} in the store")
+    # the filter now carries the companies, so the words naming them no longer steer the ranking
+    query = p.text
+    for written in p.named_as:
+        query = query.replace(written, " ")
     years = sorted({int(label[-6:-2] if "Q" in label or label[-2:] in ("H1", "M9") else label[2:])
                     for label in p.periods})
-    if named and years:
-        covered = store.sql("SELECT DISTINCT year FROM documents WHERE list_contains(?, issuer)", [named])["year"]
-        if not {y + d for y in years for d in (-1, 0, 1)} & set(covered.dropna().astype(int)):
-            return Answer("unanswerable", p.text, explanation=(
-                f"no document of {', '.join(named)} covers {', '.join(map(str, years))}"))
-    if (p.comparison or len(p.entities) > 1 or any(e.members for e in p.entities)) and len(named) > 1:
+    near = {y + d for y in years for d in (-1, 0, 1)}  # a year's figures appear in its documents and around it
+    year_of = dict(store.sql("SELECT doc_id, year FROM documents WHERE list_contains(?, doc_id) AND year IS NOT NULL",
+                             [[d for _, docs in held for d in docs]]).itertuples(index=False))
+    if held and years and not near & set(year_of.values()):
+        return Answer("unanswerable", p.text, explanation=(
+            f"no document of {', '.join(name for name, _ in held)} covers {', '.join(map(str, years))}"))
+
+    def within(docs: list[str]) -> dict[str, Any]:
+        """The filters for one company's documents, of the years asked about where it has some."""
+        dated = near & {year_of.get(d) for d in docs}
+        return {**filters, "doc_id": docs, **({"year": sorted(near)} if dated else {})}
+
+    if (p.comparison or len(p.entities) > 1 or any(e.members for e in p.entities)) and len(held) > 1:
+        names_words = {w for name, _ in held for w in re.findall(r"\w+", normalize(name))}
+        query = " ".join(w for w in re.findall(r"\w+", normalize(query)) if w not in names_words)
         rows, cites = [], []
-        # each search is filtered to one entity, so the entities' names no longer steer the ranking
-        names_words = {w for n in [*names, *(e.name for e in p.entities)] for w in re.findall(r"\w+", normalize(n))}
-        query = " ".join(w for w in re.findall(r"\w+", normalize(p.text)) if w not in names_words)
-        for issuer in named:
-            hits = store.search(query, k=1, strategy="scoped", header=True,
-                                filters={**(filters or {}), "issuer": issuer})
+        for name, docs in held:
+            hits = _scored(store.search(query, k=1, strategy="scoped", header=True, filters=within(docs)))
             if hits:
-                rows.append({"entity": issuer, "doc": hits[0].doc_id, "text": _best_line(hits[0].text, query)})
+                rows.append({"entity": name, "doc": hits[0].doc_id, "text": _best_line(hits[0].text, query)})
                 cites.extend(_passages(hits[:1]))
         if rows:
-            found = f"one filtered search per entity ({len(rows)} of {len(named)} found)"
+            found = f"one filtered search per entity ({len(rows)} of {len(held)} found)"
             figures = [_first_number(r["text"]) for r in rows]
             if all(f is not None for f in figures):  # each row quotes a figure: rank them
                 low = bool(_LOW.search(normalize(p.text)))
@@ -235,11 +363,27 @@ def _from_text(store: FactStore, p: Parsed, moment: datetime | None, k: int) -> 
                 found += (f"; {'lowest' if low else 'highest'} figure quoted: {rows[0]['entity']} "
                           f"({rows[0]['figure']:g})")
             return Answer("table", p.text, citations=tuple(cites), table=tuple(rows), explanation=found)
-    hits = store.search(p.text, k=k, strategy="scoped", header=True, filters=filters)
+    if held:
+        filters = within([d for _, docs in held for d in docs])
+    hits = _scored(store.search(query if held else p.text, k=k, strategy="scoped", header=True,
+                                filters=filters or None))
     if not hits:
-        return Answer("unanswerable", p.text, explanation="no passage of the indexed documents matches")
-    scope = f" within {', '.join(named)}" if named else ""
+        if not set(tokenize(p.text)) - set(tokenize(" ".join(p.named_as))):
+            why = "no recognizable words in the question besides the names"
+        elif held:
+            why = f"no passage of the documents of {', '.join(name for name, _ in held)} matches"
+        else:
+            why = ("no known company named, and no recognizable words: none of the question's words is in the "
+                   "indexed documents")
+        return Answer("unanswerable", p.text, explanation=why)
+    scope = (f" within the documents of {', '.join(name for name, _ in held)} only"
+             + (f" (none of {', '.join(missing)})" if missing else "")) if held else " over all documents"
     fallback = (" (no facts for this company: answered from its documents)"
                 if p.metric and not any(e.has_facts for e in p.entities) and p.entities else "")
     return Answer("passages", p.text, citations=_passages(hits),
                   explanation=f"BM25 over scoped chunks{scope}{fallback}; {len(hits)} passages")
+
+
+def _scored(hits: list[Hit]) -> list[Hit]:
+    """The hits that share a word with the query (a chunk scoring 0 is no match, only a filler)."""
+    return [h for h in hits if h.score > 0]

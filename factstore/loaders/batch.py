@@ -35,6 +35,9 @@ class Batch:
     source_of: dict[str, str] = field(default_factory=dict)  # table -> file it came from
     row_name: Callable[[Any], str] = str  # a `reports.row` as people find it in the source
     ingested: list[tuple[str, str, str | None]] = field(default_factory=list)  # (item, digest, entity_id)
+    # SEC data: a filing already stored keeps its row, and the facts of an accession already loaded are not
+    # loaded again (a value the SEC has since edited in place is kept as a revision beside them)
+    stored_wins: bool = False
 
     def extend(self, other: Batch) -> Batch:
         """This batch with another's rows added (one company's facts and documents in one transaction)."""
@@ -45,6 +48,7 @@ class Batch:
         self.entities = self.entities.drop_duplicates("entity_id", ignore_index=True)
         self.source_of.update(other.source_of)
         self.ingested += other.ingested
+        self.stored_wins = self.stored_wins or other.stored_wins
         return self
 
 
@@ -59,3 +63,4 @@ class LoadReport:
     documents: int
     error: str | None = None  # what failed in this part of a run (a company's facts load whole or not at all)
     note: str | None = None  # e.g. 'unchanged since it was loaded'
+    revisions: int = 0  # values of filings loaded before that the SEC has since edited in place

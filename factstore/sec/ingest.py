@@ -1,8 +1,9 @@
 """SEC payloads into store batches: companyfacts with submissions, filing documents, bulk zip members.
 
-Everything here keeps one rule: an accession whose facts are in the store is never loaded again, so a
-re-fetch, a resumed run or a daily update only adds filings the store has not seen, and a value the
-SEC later edits in place never rewrites what a backtest already read.
+Every batch here is `stored_wins`: the store never loads the facts of an accession it holds again (the rule
+`load companyfacts` follows too), so a re-fetch, a resumed run or a daily update only adds filings the store
+has not seen, and a value the SEC later edits in place is kept as a revision, never rewriting what a
+backtest already read.
 """
 
 from __future__ import annotations
@@ -38,34 +39,14 @@ def digest(body: bytes) -> str:
 
 def already(store: FactStore, item: str, token: str) -> bool:
     """Whether this payload (item and digest) was loaded before."""
-    return store._one("SELECT 1 FROM ingested WHERE item = ? AND digest = ?", [item, token]) is not None
-
-
-def only_new(store: FactStore, batch: Batch) -> Batch:
-    """The batch without facts of accessions already loaded, and with stored filings left as stored."""
-    if not len(batch.filings):
-        return batch
-    ids = sorted(set(batch.filings["filing_id"]))
-    loaded = {r[0] for r in store._all(
-        "SELECT DISTINCT filing_id FROM reports WHERE filing_id IN (SELECT unnest(?::VARCHAR[]))", [ids])}
-    stored = store.sql("SELECT filing_id, form, accepted_at FROM filings "
-                       "WHERE filing_id IN (SELECT unnest(?::VARCHAR[]))", [ids])
-    batch.reports = batch.reports[~batch.reports["filing_id"].isin(loaded)]
-    if len(stored) and len(batch.reports):  # facts of a filing stored by a document fetch take its time and form
-        merged = batch.reports.merge(stored, on="filing_id", how="left", suffixes=("", "_stored"))
-        known = merged["accepted_at_stored"].notna().to_numpy()
-        merged.loc[known, "accepted_at"] = merged.loc[known, "accepted_at_stored"]
-        merged.loc[known, "form"] = merged.loc[known, "form_stored"]
-        batch.reports = merged.drop(columns=["accepted_at_stored", "form_stored"])
-    batch.filings = batch.filings[~batch.filings["filing_id"].isin(stored["filing_id"])]
-    return batch  # stored documents are left alone by the store itself
+    return len(store.sql("SELECT 1 FROM ingested WHERE item = ? AND digest = ?", [item, token])) > 0
 
 
 def settled(store: FactStore, listed: pd.DataFrame, batch: Batch, entity_id: str, today: date) -> list[str]:
     """Accessions whose facts a later `update` need not fetch: loaded now or before, without XBRL, or old
     enough that companyfacts would already carry them (a stored document does not settle its facts)."""
-    loaded = set(batch.reports["filing_id"]) | {r[0] for r in store._all(
-        "SELECT DISTINCT filing_id FROM reports WHERE entity_id = ?", [entity_id])}
+    loaded = set(batch.reports["filing_id"]) | set(store.sql(
+        "SELECT DISTINCT filing_id FROM reports WHERE entity_id = ?", [entity_id])["filing_id"])
     old = listed["filed"] < pd.Timestamp(today - timedelta(days=SETTLED_DAYS))
     keep = listed["filing_id"].isin(loaded) | ~listed["is_xbrl"] | old
     return sorted(listed.loc[keep, "filing_id"])
@@ -74,10 +55,10 @@ def settled(store: FactStore, listed: pd.DataFrame, batch: Batch, entity_id: str
 def wanted_documents(store: FactStore, entity_id: str, listed: pd.DataFrame) -> pd.DataFrame:
     """Listed filings whose document the store lacks, of the forms it keeps documents of for this company,
     filed since the first one kept (a failed fetch is tried again; older filings are not pulled in)."""
-    kept = dict(store._all("""SELECT d.form, min(f.filed)::TIMESTAMP FROM documents d
+    kept = dict(store.sql("""SELECT d.form, min(f.filed)::TIMESTAMP AS since FROM documents d
         JOIN filings f ON f.filing_id = d.doc_id WHERE d.entity_id = ? AND d.kind = 'filing' GROUP BY d.form""",
-                           [entity_id]))
-    stored = {r[0] for r in store._all("SELECT doc_id FROM documents WHERE entity_id = ?", [entity_id])}
+                          [entity_id]).itertuples(index=False))
+    stored = set(store.sql("SELECT doc_id FROM documents WHERE entity_id = ?", [entity_id])["doc_id"])
     since = pd.to_datetime(listed["form"].map(kept))
     return listed[(listed["filed"] >= since) & ~listed["filing_id"].isin(stored) & listed["primary_document"].notna()]
 
@@ -107,7 +88,7 @@ def documents_batch(cik: int, company: dict[str, Any], chosen: pd.DataFrame, bod
     entity_id = f"{cik:010d}"
     name = company.get("name")
     rows = chosen[chosen["filing_id"].isin(bodies)]
-    batch = Batch(source=f"submissions of CIK {cik}", kind="sec")
+    batch = Batch(source=f"submissions of CIK {cik}", kind="sec", stored_wins=True)
     batch.entities = entity_row(cik, name, company)
     period_end = pd.to_datetime(rows["report_date"]).fillna(pd.to_datetime(rows["filed"]))
     batch.filings = pd.DataFrame({

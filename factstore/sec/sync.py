@@ -26,7 +26,6 @@ from factstore.sec.ingest import (
     companyfacts_payload,
     documents_batch,
     listed_filings,
-    only_new,
     payload_item,
     settled,
     wanted_documents,
@@ -112,7 +111,7 @@ def _load_company(store: FactStore, facts: Named, submissions: Submissions | Non
                            for a in settled(store, submissions.filings, batch, entity_id, _today())]
     if extra is not None:
         batch.extend(extra)
-    report = replace(store._apply(only_new(store, batch)), source=name)
+    report = replace(store.apply(batch), source=name)
     return replace(report, note="unchanged since it was loaded") if unchanged and not report.documents else report
 
 
@@ -138,7 +137,7 @@ def _documents(store: FactStore, client: SecClient, cik: int, about: dict[str, A
     """A batch of the chosen filings' documents not stored yet, and the ones that could not be fetched."""
     if chosen.empty:
         return Batch(source=f"CIK {cik}", kind="sec"), []
-    stored = {r[0] for r in store._all("SELECT doc_id FROM documents WHERE entity_id = ?", [f"{cik:010d}"])}
+    stored = set(store.sql("SELECT doc_id FROM documents WHERE entity_id = ?", [f"{cik:010d}"])["doc_id"])
     bodies, failed = {}, []
     for accession, name in zip(chosen["filing_id"], chosen["primary_document"], strict=True):
         if accession in stored:
@@ -153,14 +152,13 @@ def _documents(store: FactStore, client: SecClient, cik: int, about: dict[str, A
 def _load_documents(store: FactStore, client: SecClient, cik: int, about: dict[str, Any], chosen: Any,
                     name: str) -> LoadReport:
     batch, failed = _documents(store, client, cik, about, chosen)
-    return replace(store._apply(only_new(store, batch)), source=name, error="; ".join(failed) or None)
+    return replace(store.apply(batch), source=name, error="; ".join(failed) or None)
 
 
 def _chunk_new(store: FactStore) -> None:
-    """Chunk documents that have no chunks yet, for every strategy in use (structure when none is)."""
-    strategies = [r[0] for r in store._all("SELECT DISTINCT strategy FROM chunks ORDER BY 1")] or ["structure"]
-    for strategy in strategies:
-        store.index(strategy, new_only=True, progress=False)
+    """A first index (structure) when no strategy has chunks yet; stored documents join existing ones as they load."""
+    if store.sql("SELECT count(*) AS n FROM chunks")["n"][0] == 0:
+        store.index("structure", progress=False)
 
 
 def load_bulk(store: FactStore, path: str | Path, *, submissions: str | Path | None = None,
@@ -188,8 +186,8 @@ def update(store: FactStore, client: SecClient, companies: str | int | Iterable[
     that are new since the last run: their facts, and their documents where the store keeps that form's
     documents for the company. A company with nothing new costs one request."""
     if companies is None:
-        ciks = [r[0] for r in store._all("SELECT cik FROM entities WHERE cik IS NOT NULL "
-                                         "AND entity_id = lpad(cik::VARCHAR, 10, '0') ORDER BY cik")]
+        ciks = store.sql("SELECT cik FROM entities WHERE cik IS NOT NULL "
+                         "AND entity_id = lpad(cik::VARCHAR, 10, '0') ORDER BY cik")["cik"].tolist()
     else:
         ciks = [client.cik(c) for c in _companies(companies)]
     reports = []
@@ -204,8 +202,8 @@ def _update_one(store: FactStore, client: SecClient, cik: int) -> LoadReport:
     entity_id = f"{cik:010d}"
     submissions = read_submissions(client.submissions(cik))
     listed = submissions.filings
-    seen = {r[0] for r in store._all("SELECT item FROM ingested WHERE entity_id = ? AND digest = '' UNION "
-                                     "SELECT filing_id FROM reports WHERE entity_id = ?", [entity_id] * 2)}
+    seen = set(store.sql("SELECT item FROM ingested WHERE entity_id = ? AND digest = '' UNION "
+                         "SELECT filing_id FROM reports WHERE entity_id = ?", [entity_id] * 2)["item"])
     new = listed[~listed["filing_id"].isin(seen)]
     wanted = wanted_documents(store, entity_id, listed)
     if new.empty and wanted.empty:
@@ -219,5 +217,5 @@ def _update_one(store: FactStore, client: SecClient, cik: int) -> LoadReport:
                                extra=documents)
     else:
         documents.ingested += [(a, "", entity_id) for a in settled(store, listed, documents, entity_id, _today())]
-        report = replace(store._apply(only_new(store, documents)), source=f"CIK {cik}")
+        report = replace(store.apply(documents), source=f"CIK {cik}")
     return replace(report, error="; ".join(failed) or None)

@@ -84,11 +84,11 @@ class BM25:
             mask = np.asarray(mask)
             if mask.dtype != bool or mask.shape != (self.n_docs,):
                 raise ValueError(f"mask must be a boolean array of shape ({self.n_docs},)")
-        return self._top_k([self._term_ids(query_tokens)], _positive(k), mask)[0]
+        return self._top_k([self._term_ids(query_tokens)], check_k(k), mask)[0]
 
     def top_k_many(self, queries: list[list[str]], k: int) -> tuple[np.ndarray, np.ndarray]:
         """top_k of each query, without mask: (len(queries), min(k, N)) arrays of indices and scores."""
-        k = min(_positive(k), self.n_docs)
+        k = min(check_k(k), self.n_docs)
         indices = np.empty((len(queries), k), dtype=np.int64)
         scores = np.empty((len(queries), k))
         for i, (idx, val) in enumerate(self._top_k([self._term_ids(q) for q in queries], k, None)):
@@ -156,7 +156,8 @@ class BM25:
         return _select(candidates, scores[candidates], k)
 
 
-def _positive(k: int) -> int:
+def check_k(k: int) -> int:
+    """k, when it is a valid number of results to ask for (at least 1)."""
     if k < 1:
         raise ValueError(f"k must be at least 1, not {k}")
     return k

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from itertools import islice
 
 import lxml.html
 from lxml import etree
@@ -37,6 +38,8 @@ _SUPERSCRIPT = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾"
 _PREFIX_CELLS = frozenset({"$", "US$", "€", "£", "¥", "("})
 _SUFFIX_CELLS = frozenset({")", "%", ")%", "%)"})
 _BULLETS = frozenset("•·●◦○▪■\uf0b7\uf0a7")
+_MARK_NODES = 16  # a note mark is a few nodes ("<sup><a>1</a></sup>"); more is raised text
+_KEPT_ATTRIBUTES = ("style", "href")  # all the walk reads
 
 _ITEM = re.compile(
     r"(?:PART\s+(?P<part>[IVX]+)\b\W*)?ITEM\s*(?P<item>\d{1,2}[A-C]?)(?![\w(])(?!\s*\()\s*[.:\-\u2013\u2014]?\s*(?P<title>.*)",
@@ -141,14 +144,16 @@ class _Builder:
             self.raws.append(line.raw("heading" if self.level else "paragraph", level=self.level))
 
     def visit(self, root, bold: bool, link: bool) -> None:
-        """Walk ``root`` iteratively (old filings nest unclosed tags thousands deep)."""
+        """Walk ``root`` iteratively (old filings nest unclosed tags thousands deep). An element stays on
+        ``todo`` until its subtree is done: lxml frees a dropped element by climbing to the nearest ancestor
+        still referenced, which would make a deep walk quadratic."""
         todo: list = [(root, bold, link)]
         while todo:
             step = todo.pop()
             if callable(step):
                 step()
-            else:
-                todo += reversed(self.enter(*step))
+            elif isinstance(step, tuple):
+                todo += [step[0], *reversed(self.enter(*step))]
 
     def enter(self, el, bold: bool, link: bool) -> list:
         """Handle an element's start; return what follows in order: its children, their tails and the
@@ -172,8 +177,7 @@ class _Builder:
             self.line.parts.append(" " if self.flat else "\n")
             return []
         if tag == "sup" or _RAISED.search(style):
-            shown = "".join("".join(el.itertext()).split())
-            if _MARKS.fullmatch(shown):  # a note mark ("1", "(2)(3)"); other raised text (®, st) stays text
+            if shown := _note_mark(el):  # a note mark ("1", "(2)(3)"); other raised text (®, st) stays text
                 self.line.mark(shown.translate(_SUPERSCRIPT), re.findall(r"\d+", shown))
                 return []
         elif self.flat:
@@ -274,6 +278,15 @@ class _Builder:
                 chunk.append(line if chunk else line.lstrip())
 
 
+def _note_mark(el) -> str | None:
+    """The text of a raised element that is a note mark, else None. Only a few nodes are read, so nested
+    raised elements cost no more than flat ones."""
+    if len(list(islice(el.iter(), _MARK_NODES + 1))) > _MARK_NODES:
+        return None
+    shown = "".join("".join(el.itertext()).split())
+    return shown if _MARKS.fullmatch(shown) else None
+
+
 def _is_heading_line(line: str) -> bool:
     """A line of plain text that reads like an Item or PART heading."""
     return len(line) <= _HEADING_MAX // 2 and bool(_item_heading(line) or _part_heading(line))
@@ -316,17 +329,63 @@ def _blocks(html: str) -> list[_Raw]:
     """The blocks of an HTML (or plain-text) filing, in document order."""
     html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html)
     if len(_FONT_OPEN.findall(html)) - len(_FONT_CLOSE.findall(html)) > _UNCLOSED_FONTS:
-        html = _FONT_TAG.sub("", html)  # they would nest past the parser's depth limit and cut the text
+        html = _FONT_TAG.sub("", html)  # else they nest past libxml2's tree depth: the slower parse below
     if not _HTML_TAG.search(html):
         html = "<pre>" + html.replace("&", "&amp;").replace("<", "&lt;") + "</pre>"
+    parser = lxml.html.HTMLParser(huge_tree=True)
     try:
-        root = lxml.html.document_fromstring(html, parser=lxml.html.HTMLParser(huge_tree=True))
+        root = lxml.html.document_fromstring(html, parser=parser)
     except etree.ParserError:  # nothing but comments or whitespace
         return []
+    if any(e.type == etree.ErrorTypes.ERR_RESOURCE_LIMIT for e in parser.error_log):
+        # libxml2 builds its tree 2,048 levels deep at most and drops the rest; its events go on
+        root = etree.fromstring(html, lxml.html.HTMLParser(huge_tree=True, target=_TreeTarget()))
     builder = _Builder()
     builder.visit(root, False, False)
     builder.flush()
     return builder.raws
+
+
+class _TreeTarget:
+    """A parser target building the tree from the parser's events, at any depth; elements keep only the
+    attributes the walk reads, and comments are left out."""
+
+    def __init__(self) -> None:
+        self.maker = lxml.html.HTMLParser()  # its elements take HTML names ("ix:header"), unlike XML's
+        self.root = None
+        self.open: list = []
+        self.last = None  # the element that ended last, while the text after it is its tail
+        self.texts: list[str] = []
+
+    def start(self, tag: str, attrib: dict[str, str]) -> None:
+        self.put_text()
+        kept = {name: attrib[name] for name in _KEPT_ATTRIBUTES if name in attrib}
+        parent = self.open[-1] if self.open else self.root
+        el = self.maker.makeelement(tag, kept) if parent is None else etree.SubElement(parent, tag, kept)
+        self.root = self.root if self.root is not None else el
+        self.open.append(el)
+        self.last = None
+
+    def end(self, tag: str) -> None:
+        self.put_text()
+        self.last = self.open.pop() if self.open else None
+
+    def data(self, text: str) -> None:
+        self.texts.append(text)
+
+    def put_text(self) -> None:
+        """Set the text gathered since the last start or end (joined once: the parser sends it in pieces)."""
+        if self.texts and (self.last is not None or self.open):
+            text = "".join(self.texts)
+            if self.last is not None:
+                self.last.tail = text
+            else:
+                self.open[-1].text = text
+        self.texts = []
+
+    def close(self):
+        self.put_text()
+        return self.root
 
 
 @dataclass
@@ -393,10 +452,7 @@ def _choose_items(cands: list[_Candidate], raws: list[_Raw]) -> list[_Candidate]
         part = c.part or (context if context in allowed or (context and not tenk) else allowed[0])
         body = pos[cands[k + 1].index if k + 1 < len(cands) else len(raws)] - pos[c.index]
         items.append((_Candidate(c.index, part, c.item), _item_key(part, c.item), body))
-    best: list[tuple[int, int, int]] = []  # per item: (count, body, previous) of the best chain ending there
-    for j, (_, key, body) in enumerate(items):
-        options = [(best[i][0] + 1, best[i][1] + body, i) for i in range(j) if items[i][1] < key]
-        best.append(max(options, default=(1, body, -1)))
+    best = _best_chains([key for _, key, _ in items], [body for _, _, body in items])
     if not best:
         return []
     j = max(range(len(best)), key=lambda i: best[i][:2])
@@ -405,6 +461,25 @@ def _choose_items(cands: list[_Candidate], raws: list[_Raw]) -> list[_Candidate]
         chain.append(items[j][0])
         j = best[j][2]
     return chain[::-1]
+
+
+def _best_chains(keys: list[tuple], bodies: list[int]) -> list[tuple[int, int, int]]:
+    """Per position j: (count, body, previous) of the best chain ending at j, increasing in position and key;
+    best is most positions, then most body, then the latest previous position. The best ending before j
+    at a lower key comes from a prefix-maximum (Fenwick) tree over the key ranks: O(n log keys)."""
+    rank = {key: r for r, key in enumerate(sorted(set(keys)), 1)}
+    tree = [(0, 0, -1)] * (len(rank) + 1)  # (count, body, position) of the best chain ending in a rank range
+    best = []
+    for j, (key, body) in enumerate(zip(keys, bodies, strict=True)):
+        top, r = (0, 0, -1), rank[key] - 1
+        while r:
+            top, r = max(top, tree[r]), r & (r - 1)
+        best.append((top[0] + 1, top[1] + body, top[2]))
+        r = rank[key]
+        while r < len(tree):
+            tree[r] = max(tree[r], (top[0] + 1, top[1] + body, j))
+            r += r & -r
+    return best
 
 
 def _headings(raws: list[_Raw]) -> list[tuple[int, int, str | None, str | None]]:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import zip_longest
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from factstore.text.bm25 import BM25
+from factstore.text.bm25 import BM25, check_k
 from factstore.text.tokenize import normalize, tokenize, tokenize_many
 from factstore.timing import as_of_timestamp
 
@@ -90,7 +91,9 @@ class ChunkIndex:
         return keep
 
     def search(self, query: str, k: int = 5, filters: dict[str, Any] | None = None) -> list[Hit]:
-        """The k best chunks for a query among those the filters allow, best first."""
+        """The k best chunks for a query among those the filters allow, best first (all of them when k is
+        larger)."""
+        k = self._k(k)
         mask = self.mask(filters)
         if mask is not None and not mask.any():
             return []
@@ -114,6 +117,7 @@ class ChunkIndex:
         """Search within the issuers and years the question names (and any filters given); a question
         naming several issuers becomes one search per issuer, merged in turn. Without a named issuer,
         or with an issuer filter given, a plain search."""
+        k = self._k(k)
         issuers, years = self.scope(question)
         if not issuers or (filters and filters.get("issuer")):
             return self.search(question, k, filters)
@@ -128,10 +132,12 @@ class ChunkIndex:
             if years and self.mask({**scoped, "year": years}).any():
                 scoped["year"] = years
             per_issuer.append(self.search(query, k, scoped))
-        merged: list[Hit] = []
-        for rank in range(k):
-            merged += [hits[rank] for hits in per_issuer if rank < len(hits)]
+        merged = [hit for ranked in zip_longest(*per_issuer) for hit in ranked if hit is not None]
         return merged[:k] or self.search(question, k, filters)
+
+    def _k(self, k: int) -> int:
+        """k checked, and capped at the number of chunks (no search returns more)."""
+        return min(check_k(k), len(self.chunks))
 
     def _hit(self, row: int, score: float) -> Hit:
         c = self.chunks.iloc[row]

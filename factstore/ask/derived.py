@@ -1,0 +1,235 @@
+"""A metric's value for one company and period as known at a moment: reported under the metric's concepts,
+derived by its formula over other metrics (margins, free cash flow; gross profit where it is not reported),
+or summed over the fiscal quarters of a calendar year. Every value carries its parts, each cited to the filing
+that first reported its current value; a derived value is known from the latest of its parts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from factstore.ask.parse import Metric, load_metrics
+from factstore.errors import NotFound
+from factstore.periods import parse_label
+
+if TYPE_CHECKING:
+    from factstore.store import Fact, FactStore
+
+_FORMULA = re.compile(r"^\s*(\w+)\s*([-+/])\s*(\w+)\s*$")
+_CALENDAR = re.compile(r"^CY(\d{4})$")
+
+
+@dataclass(frozen=True)
+class Part:
+    """A reported figure an answer rests on, cited to the filing that first reported its current value
+    (`cited_value` is that filing's own figure: equal up to rounding)."""
+
+    metric: str
+    concept: str
+    unit: str
+    start: date | None
+    end: date
+    value: float
+    filing_id: str
+    form: str
+    accepted_at: pd.Timestamp
+    cited_value: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"metric": self.metric, "concept": self.concept, "unit": self.unit,
+                "start": self.start.isoformat() if self.start else None, "end": self.end.isoformat(),
+                "value": self.value, "filing_id": self.filing_id, "form": self.form,
+                "accepted_at": self.accepted_at.isoformat(), "cited_value": self.cited_value}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A metric's value for a period: reported (formula None, or 'FY - 9M' for a derived quarter) or derived
+    by a formula over other metrics, with its parts; known from the latest part's first filing."""
+
+    metric: Metric
+    value: float
+    unit: str
+    period: str
+    start: date | None
+    end: date
+    parts: tuple[Part, ...]
+    concept: str | None = None
+    formula: str | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def known_since(self) -> pd.Timestamp:
+        return max(p.accepted_at for p in self.parts)
+
+    @property
+    def source(self) -> Part:
+        """The part known last: the filing from which on the whole value was known."""
+        return max(self.parts, key=lambda p: p.accepted_at)
+
+
+def metric_named(name: str) -> Metric:
+    """A metric of the table by its name."""
+    for m in load_metrics():
+        if m.name == name:
+            return m
+    raise ValueError(f"metric {name!r} is not in {', '.join(m.name for m in load_metrics())}")
+
+
+def figure(store: FactStore, entity_id: str, metric: Metric, period: str | None, moment: datetime | None) -> Figure:
+    """The metric for a period label (FY2024, 2024Q4, 2024H1, CY2024; None: the latest period known at the
+    moment) as known at the moment; raises NotFound saying why not."""
+    if period is None:
+        return _latest(store, entity_id, metric, moment)
+    if metric.concepts:
+        try:
+            return _calendar(store, entity_id, metric, period, moment) if _CALENDAR.match(period) else _reported(
+                store, entity_id, metric, period, moment)
+        except NotFound:
+            if not metric.formula:
+                raise
+    if not metric.formula:
+        raise NotFound(f"{metric.name}: no reported concept or formula answers it from the facts")
+    return _derived(store, entity_id, metric, period, moment)
+
+
+def _latest(store: FactStore, entity_id: str, metric: Metric, moment: datetime | None) -> Figure:
+    """The metric for the newest period known at the moment: the newest fiscal year, quarter or balance-sheet
+    date of a reported metric it rests on (a year before a quarter ending the same day), tried in turn."""
+    errors = []
+    for label in dict.fromkeys(_latest_label(store, entity_id, m, moment) for m in _reported_metrics(metric)):
+        if label is None:
+            continue
+        try:
+            return figure(store, entity_id, metric, label, moment)
+        except NotFound as exc:
+            errors.append(str(exc))
+    when = f" as of {moment:%Y-%m-%d %H:%M:%S} UTC" if moment else ""
+    raise NotFound("; ".join(errors) or f"{metric.name}: nothing reported{when}")
+
+
+def _reported_metrics(metric: Metric) -> list[Metric]:
+    """The metric if it has concepts, then those its formula rests on, depth first."""
+    own = [metric] if metric.concepts else []
+    if not metric.formula:
+        return own
+    a, _, b = _operands(metric)
+    return own + _reported_metrics(metric_named(a)) + _reported_metrics(metric_named(b))
+
+
+def _latest_label(store: FactStore, entity_id: str, metric: Metric, moment: datetime | None) -> str | None:
+    try:
+        concepts = store.resolve_concepts(list(metric.concepts))
+    except NotFound:
+        return None
+    row = store.sql("""
+        SELECT fiscal_period FROM fiscal_facts(?::TIMESTAMP, concepts := ?, entity := ?)
+        WHERE fiscal_period IS NOT NULL AND kind IN ('year', 'quarter', 'instant')
+        ORDER BY period_end DESC, kind = 'year' DESC LIMIT 1""", [moment, concepts, entity_id])
+    return None if row.empty else str(row["fiscal_period"][0])
+
+
+def _operands(metric: Metric) -> tuple[str, str, str]:
+    m = _FORMULA.match(metric.formula)
+    if not m:
+        raise ValueError(f"metric {metric.name}: formula {metric.formula!r} is not 'a - b', 'a + b' or 'a / b'")
+    return m.group(1), m.group(2), m.group(3)
+
+
+def _reported(store: FactStore, entity_id: str, metric: Metric, period: str, moment: datetime | None,
+              dates: tuple[Any, Any] | None = None) -> Figure:
+    """The metric as reported (or a quarter derived from year-to-date figures) for a fiscal label, or for the
+    period's exact dates where they are known (cheaper)."""
+    concepts = list(metric.concepts)
+    fact = (store.fact(entity_id, concepts, start=dates[0], end=dates[1], as_of=moment, strict=True) if dates
+            else store.fact(entity_id, concepts, period=period, as_of=moment, strict=True))
+    notes = [metric.note] if metric.note else []
+    notes += [_currency_note(store, entity_id, fact.unit, w) if w.startswith("also reported in") else w
+              for w in fact.warnings]
+    return Figure(metric, fact.value, fact.unit, period, fact.start, fact.end, _parts(metric, fact),
+                  concept=fact.concept, formula=fact.formula if fact.derived else None, notes=tuple(notes))
+
+
+def _parts(metric: Metric, fact: Fact) -> tuple[Part, ...]:
+    return tuple(Part(metric.name, p["concept"], fact.unit, p["period_start"], p["period_end"], float(p["value"]),
+                      p["first_filing_id"], p["first_form"], pd.Timestamp(p["first_accepted_at"], tz="UTC"),
+                      float(p["first_value"])) for p in fact.parts)
+
+
+def _currency_note(store: FactStore, entity_id: str, unit: str, warning: str) -> str:
+    currency = store.sql("SELECT reporting_currency(?) AS c", [entity_id])["c"][0]
+    if unit.split("/")[0] == currency:
+        return (f"in {unit}, the reporting currency; the {warning.removeprefix('also reported in ')} figures in "
+                f"the filings are convenience translations, not the reported figure")
+    return f"{warning} (reporting currency {currency})"
+
+
+def _derived(store: FactStore, entity_id: str, metric: Metric, period: str, moment: datetime | None) -> Figure:
+    a_name, op, b_name = _operands(metric)
+    a = figure(store, entity_id, metric_named(a_name), period, moment)
+    b = figure(store, entity_id, metric_named(b_name), period, moment)
+    if op == "/":
+        if b.value == 0:
+            raise NotFound(f"{metric.name} {period}: {b_name} is zero")
+        value, unit = a.value / b.value * 100, "%"
+    elif a.unit != b.unit:
+        raise NotFound(f"{metric.name} {period}: {a_name} is in {a.unit}, {b_name} in {b.unit}")
+    else:
+        value, unit = (a.value - b.value if op == "-" else a.value + b.value), a.unit
+    formula = f"{_term(a)} {op} {_term(b)}" + (" × 100" if op == "/" else "")
+    notes = tuple(dict.fromkeys(n for f in (a, b) for n in f.notes))
+    return Figure(metric, value, unit, period, a.start, a.end, a.parts + b.parts, formula=formula, notes=notes)
+
+
+def _term(f: Figure) -> str:
+    return f"({f.formula})" if f.formula and not f.concept else f.metric.name
+
+
+def _calendar(store: FactStore, entity_id: str, metric: Metric, period: str, moment: datetime | None) -> Figure:
+    """A calendar year: the fiscal year when it ends within a week of December 31; otherwise the sum of the four
+    fiscal quarters whose middle falls in the year (a balance: the last of them), said so in a note."""
+    year = int(period[2:])
+    years = store.sql("SELECT fiscal_year, fy_start, fy_end FROM fiscal_years(?::TIMESTAMP, entity := ?)",
+                      [moment, entity_id])
+    same = years[(pd.to_datetime(years["fy_end"]) - pd.Timestamp(year, 12, 31)).abs() <= pd.Timedelta(days=7)]
+    if len(same):
+        f = _reported(store, entity_id, metric, f"FY{int(same['fiscal_year'].iloc[0])}", moment)
+        return replace(f, period=period, notes=(f"calendar {year} is the company's fiscal year {f.start}..{f.end}",
+                                                *f.notes))
+    quarters = store.quarters(entity_id, list(metric.concepts), as_of=moment).drop_duplicates("fiscal_period")
+    start, end = pd.to_datetime(quarters["period_start"].fillna(quarters["period_end"])), pd.to_datetime(
+        quarters["period_end"])
+    chosen = quarters[(start + (end - start) / 2).dt.year == year]
+    labels = list(chosen["fiscal_period"])
+    instant = quarters["period_start"].isna().all()
+    if not instant and len(labels) != 4:
+        raise NotFound(f"{metric.name} calendar {year}: needs the four fiscal quarters falling in {year}; "
+                       f"known{' then' if moment else ''}: {', '.join(labels) or 'none'}")
+    if not labels:
+        raise NotFound(f"{metric.name} calendar {year}: no fiscal quarter end falls in {year}")
+    if instant:
+        f = _reported(store, entity_id, metric, labels[-1], moment)
+        return replace(f, period=period, notes=(f"calendar {year} taken as the last fiscal quarter end in it "
+                                                f"({f.end})", *f.notes))
+    parts = [_reported(store, entity_id, metric, q.fiscal_period, moment, (q.period_start, q.period_end))
+             for q in chosen.itertuples()]
+    if any("/" in f.unit for f in parts) or len({f.unit for f in parts}) > 1:
+        raise NotFound(f"{metric.name} calendar {year}: {parts[0].unit} values do not add up over quarters; "
+                       f"ask for a fiscal year")
+    note = (f"calendar {year} is not a fiscal year of the company: summed over the fiscal quarters whose middle "
+            f"falls in {year}: " + ", ".join(f"{f.period} ({f.start}..{f.end})" for f in parts))
+    return Figure(metric, sum(f.value for f in parts), parts[0].unit, period, parts[0].start, parts[-1].end,
+                  tuple(p for f in parts for p in f.parts), formula=" + ".join(f.period for f in parts),
+                  notes=tuple(dict.fromkeys((note, *(n for f in parts for n in f.notes)))))
+
+
+def previous(period: str) -> str:
+    """The same kind of period a year earlier (FY2023 for FY2024, 2023Q4 for 2024Q4, CY2023 for CY2024)."""
+    if m := _CALENDAR.match(period):
+        return f"CY{int(m.group(1)) - 1}"
+    label = parse_label(period)
+    return label.label.replace(str(label.year), str(label.year - 1))

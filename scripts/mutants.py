@@ -1,0 +1,234 @@
+"""Mutation audit: put plausible bugs into a copy of the tree, one at a time, and show which test kills each.
+
+    .venv/bin/python scripts/mutants.py            # every mutant
+    .venv/bin/python scripts/mutants.py -k q4      # those whose name contains 'q4'
+    .venv/bin/python scripts/mutants.py --list
+
+Each mutant replaces one exact text in one file (the script refuses a mutant whose text is not found exactly
+once, so the list cannot rot silently) and runs the tests named for it. A mutant is killed when a test fails;
+the first failing test is printed. The exit status is 1 if any mutant survives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+QUARTERS = ("tests/test_oracle_quarters.py",)
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One plausible bug: in `path`, `old` becomes `new`; `tests` should catch it."""
+
+    name: str
+    path: str
+    old: str
+    new: str
+    tests: tuple[str, ...]
+
+
+MUTANTS: list[Mutant] = [
+    # --- the SQL of the point-in-time lookups (sql/macros.sql, sql/views.sql)
+    Mutant("Q2 = H1 + Q1", "sql/macros.sql", "derived_quarter(h1.value - q1.value,",
+           "derived_quarter(h1.value + q1.value,", QUARTERS),
+    Mutant("Q3 = 9M - Q1", "sql/macros.sql", "derived_quarter(m9.value - h1.value,",
+           "derived_quarter(m9.value - q1.value,", QUARTERS),
+    Mutant("a 9-month figure not starting with the year taken as 9M", "sql/macros.sql",
+           "            WHEN kind IN ('year', 'nine_months', 'half')\n",
+           "            WHEN kind IN ('year', 'half')\n", QUARTERS),
+    Mutant("Q4 starts a day late", "sql/macros.sql", "derived_quarter(fy.value - m9.value, m9.period_end + 1,",
+           "derived_quarter(fy.value - m9.value, m9.period_end + 2,", (*QUARTERS, "tests/test_demo_facts.py")),
+    Mutant("derived Q4 off by $50,000", "sql/macros.sql", "derived_quarter(fy.value - m9.value,",
+           "derived_quarter(fy.value - m9.value + 50000,", ("tests/test_feed.py",)),
+    Mutant("of several year-to-date figures, the one starting furthest from the year", "sql/macros.sql",
+           "THEN abs(date_diff('day', fy_start, period_start))\n                 END, period_end DESC",
+           "THEN abs(date_diff('day', fy_start, period_start))\n                 END DESC, period_end DESC", QUARTERS),
+    Mutant("a fiscal label names several figures", "sql/macros.sql",
+           "END, period_end DESC, period_start DESC) = 1 THEN fiscal_period END AS fiscal_period)",
+           "END, period_end DESC, period_start DESC) >= 1 THEN fiscal_period END AS fiscal_period)", QUARTERS),
+    Mutant("batch look-ahead: acceptance compared by date", "sql/macros.sql",
+           " AND (mode = 'latest' OR q.as_of IS NULL OR r.accepted_at <= q.as_of)",
+           " AND (mode = 'latest' OR q.as_of IS NULL OR r.accepted_at::DATE <= q.as_of::DATE)",
+           ("tests/test_oracle_lookup.py",)),
+    Mutant("batch versions ordered by accession number", "sql/macros.sql",
+           "        ELSE arg_max({'value': r.value, 'filing_id': r.filing_id, 'form': r.form, "
+           "'accepted_at': r.accepted_at},\n                     (r.accepted_at, r.filing_id))",
+           "        ELSE arg_max({'value': r.value, 'filing_id': r.filing_id, 'form': r.form, "
+           "'accepted_at': r.accepted_at},\n                     r.filing_id)", ("tests/test_oracle_lookup.py",)),
+    Mutant("single-lookup versions ordered by accession number", "sql/macros.sql",
+           "            ELSE arg_max({'value': value, 'filing_id': filing_id, 'form': form, "
+           "'accepted_at': accepted_at},\n                         (accepted_at, filing_id))",
+           "            ELSE arg_max({'value': value, 'filing_id': filing_id, 'form': form, "
+           "'accepted_at': accepted_at},\n                         filing_id)", ("tests/test_oracle_lookup.py",)),
+    Mutant("first value by accession number", "sql/macros.sql",
+           "        arg_min(value, (accepted_at, filing_id)) AS first_value,",
+           "        arg_min(value, filing_id) AS first_value,", QUARTERS),
+    Mutant("facts_asof sees a filing accepted one second later", "sql/macros.sql",
+           "AND (mode = 'latest' OR as_of IS NULL OR accepted_at <= as_of)",
+           "AND (mode = 'latest' OR as_of IS NULL OR accepted_at <= as_of + INTERVAL 1 SECOND)",
+           ("tests/test_oracle_lookup.py",)),
+    Mutant("rounding threshold at zero", "sql/macros.sql",
+           "abs(new - old) >= 0.005 * abs(old) AND new <> old;", "abs(new - old) >= 0 * abs(old) AND new <> old;",
+           ("tests/test_views.py",)),
+    Mutant("fiscal calendar misses the year before the first", "sql/macros.sql",
+           "unnest(range(min(fiscal_year) - 1, max(fiscal_year) + 2))",
+           "unnest(range(min(fiscal_year), max(fiscal_year) + 2))", ("tests/test_views.py",)),
+    Mutant("a 91- to 105-day period is no quarter", "sql/macros.sql", "BETWEEN 80 AND 105 THEN 'quarter'",
+           "BETWEEN 80 AND 90 THEN 'quarter'", ("tests/test_views.py",)),
+    Mutant("restatements ordered by accession number", "sql/views.sql",
+           "                 ORDER BY accepted_at, filing_id)", "                 ORDER BY filing_id)",
+           ("tests/test_views.py",)),
+    Mutant("first_reported is the as-of value", "sql/views.sql", "SELECT * FROM facts_asof(NULL, mode := 'first');",
+           "SELECT * FROM facts_asof(NULL, mode := 'as_of');", ("tests/test_views.py",)),
+    Mutant("relative change of a negative figure has the wrong sign", "sql/views.sql",
+           "(new_value - old_value) / nullif(abs(old_value), 0) AS relative_change",
+           "(new_value - old_value) / nullif(old_value, 0) AS relative_change", ("tests/test_views.py",)),
+    Mutant("discrete_quarters lists quarters without a value", "sql/views.sql",
+           "FROM quarters_asof(NULL, mode := 'latest') WHERE value IS NOT NULL;",
+           "FROM quarters_asof(NULL, mode := 'latest');", ("tests/test_views.py",)),
+    # --- the store's transactions
+    Mutant("a load without its transaction", "factstore/store.py",
+           "        with self._transaction():\n            before = self._counts()",
+           "        with suppress():\n            before = self._counts()", ("tests/test_kill.py",)),
+    # --- the store's guards
+    Mutant("sql runs writes without write=True", "factstore/store.py",
+           "            if not kinds <= READING:", "            if False:",
+           ("tests/test_guards.py",)),
+    Mutant("--db accepts any existing file", "factstore/store.py",
+           "    if head[8:12] != DUCKDB_MAGIC:", "    if False:",
+           ("tests/test_guards.py",)),
+    Mutant("threads share one connection", "factstore/store.py",
+           '        cur = getattr(self._local, "cursor", None)', "        cur = self._root",
+           ("tests/test_threads.py",)),
+    Mutant("as_of seconds read as nanoseconds", "factstore/timing.py",
+           'ts = pd.Timestamp(float(value), unit="s")', "ts = pd.Timestamp(int(value))",
+           ("tests/test_guards.py",)),
+    # --- loaders
+    Mutant("another company's submissions accepted", "factstore/loaders/companyfacts.py",
+           "    if submissions is not None and submissions.cik != cik:", "    if False:",
+           ("tests/test_load_trust.py",)),
+    Mutant("a period starting after its end accepted", "factstore/loaders/companyfacts.py",
+           "    if pc.any(inverted).as_py():", "    if False:",
+           ("tests/test_load_trust.py",)),
+    Mutant("EDGAR's filing-day cutoff at 18:00", "factstore/timing.py",
+           "FILING_DAY_CUTOFF = time(17, 30)", "FILING_DAY_CUTOFF = time(18, 0)",
+           ("tests/test_timing.py", "tests/test_real_companyfacts.py")),
+    # --- text
+    Mutant("BM25 without Okapi's epsilon floor", "factstore/text/bm25.py",
+           "        idf[idf < 0] = self.epsilon * average_idf", "        idf[idf < 0] = 0.0",
+           ("tests/test_bm25.py",)),
+    Mutant("k not capped at the number of chunks", "factstore/text/search.py",
+           "        return min(check_k(k), len(self.chunks))", "        return check_k(k)",
+           ("tests/test_text_search.py",)),
+    Mutant("deep HTML not parsed again past libxml2's limit", "factstore/text/html.py",
+           "    if any(e.type == etree.ErrorTypes.ERR_RESOURCE_LIMIT for e in parser.error_log):",
+           "    if False:", ("tests/test_html_parsing.py",)),
+    # --- names and ask
+    Mutant("an ambiguous name resolved to its first candidate", "factstore/names.py",
+           "            raise Ambiguous(text, sorted(e.label for e in found))", "            return found[0]",
+           ("tests/test_names.py",)),
+    # --- the SEC client
+    Mutant("no retry on 429", "factstore/sec/client.py",
+           "RETRY_STATUS = {429, 500, 502, 503, 504}", "RETRY_STATUS = {500, 502, 503, 504}",
+           ("tests/test_sec_client.py",)),
+    Mutant("each client a window of its own", "factstore/sec/throttle.py",
+           "            return Throttle(cls._process, rate)", "            return Throttle(cls(rate), rate)",
+           ("tests/test_sec_client.py",)),
+    Mutant("a client's own rate ignored", "factstore/sec/throttle.py",
+           "        limit = self.rate if rate is None else min(rate, self.rate)", "        limit = self.rate",
+           ("tests/test_sec_client.py",)),
+    # --- text: the as-of filter of search
+    Mutant("a report without an acceptance time public at once", "factstore/text/search.py",
+           '(c["year"] + 1).astype("Int64")', '(c["year"] + 0).astype("Int64")', ("tests/test_search_asof.py",)),
+    Mutant("search sees a document accepted one second later", "factstore/text/search.py",
+           "keep &= (public <= moment).fillna(False)",
+           "keep &= (public <= moment + pd.Timedelta(seconds=1)).fillna(False)", ("tests/test_search_asof.py",)),
+]
+
+
+def _copy_tree(dest: Path) -> None:
+    """The working tree as git sees it (tracked and untracked files not ignored), without .venv."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
+                            capture_output=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        src = ROOT / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
+
+
+def stale(tree: Path = ROOT) -> list[str]:
+    """Mutants whose text does not occur exactly once in their file, or whose tests do not exist."""
+    out = []
+    for m in MUTANTS:
+        count = (tree / m.path).read_text().count(m.old)
+        if count != 1:
+            out.append(f"{m.name}: its text occurs {count} times in {m.path}, not once")
+        out += [f"{m.name}: no test file {t}" for t in m.tests if not (tree / t).exists()]
+    return out
+
+
+def _apply(tree: Path, mutant: Mutant) -> str:
+    path = tree / mutant.path
+    original = path.read_text()
+    path.write_text(original.replace(mutant.old, mutant.new))
+    return original
+
+
+def _run(tree: Path, tests: tuple[str, ...]) -> tuple[bool, str, float]:
+    """Run the tests in the mutated tree: (killed, first failing test, seconds)."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1", "FACTSTORE_THREAD_CALLS": "100",
+           "HYPOTHESIS_PROFILE": "mutants"}
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+                          cwd=tree, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", done.stdout, re.M)
+    return done.returncode != 0, (failed[0] if failed else done.stdout.strip().splitlines()[-1:] or [""])[0], seconds
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-k", help="only mutants whose name contains this text")
+    parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    args = parser.parse_args()
+    chosen = [m for m in MUTANTS if not args.k or args.k.lower() in m.name.lower()]
+    if args.list:
+        for m in chosen:
+            print(f"{m.name}  [{m.path}]  -> {', '.join(m.tests)}")
+        return 0
+    if problems := stale():
+        raise SystemExit("stale mutants:\n" + "\n".join(problems))
+    survivors = 0
+    with tempfile.TemporaryDirectory(prefix="mutants-") as tmp:
+        tree = Path(tmp)
+        _copy_tree(tree)
+        check = _run(tree, tuple(sorted({t for m in chosen for t in m.tests})))
+        if check[0]:
+            raise SystemExit(f"the unmutated tree fails its tests ({check[1]}); fix that first")
+        print(f"unmutated tree: tests pass ({check[2]:.0f} s)\n")
+        for m in chosen:
+            original = _apply(tree, m)
+            try:
+                killed, by, seconds = _run(tree, m.tests)
+            finally:
+                (tree / m.path).write_text(original)
+            survivors += not killed
+            print(f"{'KILLED ' if killed else 'SURVIVED'} {m.name} ({seconds:.0f} s)\n         by {by}"
+                  if killed else f"SURVIVED {m.name}: none of {', '.join(m.tests)} fails")
+    print(f"\n{len(chosen) - survivors} of {len(chosen)} mutants killed")
+    return 1 if survivors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""One store object shared by threads: every answer equals the single-threaded answer, with no error."""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pandas as pd
+import pytest
+
+import factstore
+from factstore.demo_data import generate
+
+THREADS, CALLS = 8, int(os.environ.get("FACTSTORE_THREAD_CALLS", 500))
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    """A file-backed demo store, loaded and indexed, reopened read-only as a notebook would hold it."""
+    data = generate(companies=6)
+    path = tmp_path_factory.mktemp("threads") / "store.duckdb"
+    with factstore.open(path) as store:
+        store.load_course(xbrl=data.xbrl, documents=data.documents, sales=data.sales, progress=False)
+        store.index("structure", progress=False)
+        store.index("scoped", progress=False)
+    store = factstore.open(path, read_only=True)
+    yield store, data
+    store.close()
+
+
+def _calls(data) -> list[tuple[str, tuple, dict]]:
+    """A pool of distinct calls of every kind, each answer telling its question apart from the others."""
+    tickers = sorted(data.documents["ticker"].unique())
+    rng = random.Random(11)
+    calls: list[tuple[str, tuple, dict]] = []
+    for ticker in tickers:
+        for year in (2019, 2020, 2021, 2022):
+            calls.append(("fact", (ticker, ["Revenues", "SalesRevenueNet",
+                                            "RevenueFromContractWithCustomerExcludingAssessedTax"]),
+                          {"period": f"FY{year}"}))
+            calls.append(("fact", (ticker, "CostOfRevenue"), {"period": f"{year}Q{rng.randint(1, 4)}",
+                                                              "as_of": f"{year + 1}-0{rng.randint(1, 9)}-15"}))
+        calls.append(("quarters", (ticker, "CostOfRevenue"), {"as_of": f"202{rng.randint(0, 3)}-06-30"}))
+        calls.append(("history", (ticker, "CostOfRevenue"), {}))
+        calls.append(("ask", (f"cost of revenue of {ticker} in FY2021",), {}))
+    ends = data.xbrl[["concepto", "periodo_inicio", "periodo_fin"]].drop_duplicates().head(40)
+    for i in range(8):
+        batch = pd.DataFrame({
+            "entity": [tickers[(i + j) % len(tickers)] for j in range(len(ends))],
+            "concept": ends["concepto"].to_numpy(), "period_start": ends["periodo_inicio"].to_numpy(),
+            "period_end": ends["periodo_fin"].to_numpy()})
+        calls.append(("facts", (batch,), {"as_of": f"202{i % 4}-03-01"}))
+    for query in ("riesgos", "ventas netas", "deuda financiera", "dividendo", "litigios"):
+        calls.append(("search", (query,), {"k": 4}))
+    return calls
+
+
+def _plain(result):
+    """An answer as plain comparable data."""
+    if isinstance(result, pd.DataFrame):
+        return result.astype(str).to_dict("records")
+    if isinstance(result, list):
+        return [(h.doc_id, h.spans, round(h.score, 9)) for h in result]
+    if hasattr(result, "to_dict"):
+        return result.to_dict()
+    return result
+
+
+def test_threads_sharing_one_store_get_their_own_answers(shared):
+    store, data = shared
+    calls = _calls(data)
+    expected = [_plain(getattr(store, name)(*args, **kwargs)) for name, args, kwargs in calls]
+    assert len({repr(e) for e in expected}) > len(calls) * 0.8, "the pool must tell its questions apart"
+    start = threading.Barrier(THREADS)
+
+    def worker(seed: int) -> list[str]:
+        rng = random.Random(seed)
+        start.wait()
+        wrong = []
+        for _ in range(CALLS):
+            i = rng.randrange(len(calls))
+            name, args, kwargs = calls[i]
+            try:
+                got = _plain(getattr(store, name)(*args, **kwargs))
+            except Exception as exc:  # noqa: BLE001 - every error is a failure to report
+                wrong.append(f"{name}{args[:1]}: {type(exc).__name__}: {exc}")
+                continue
+            if got != expected[i]:
+                wrong.append(f"{name}{args[:1]}{kwargs}: another answer")
+        return wrong
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        failures = [w for ws in pool.map(worker, range(THREADS)) for w in ws]
+    assert not failures, f"{len(failures)} of {THREADS * CALLS} calls went wrong, e.g. {failures[:5]}"
+
+
+def test_threads_loading_and_reading_one_store(tmp_path):
+    """Writers in threads each commit their own transaction; readers never see a half-loaded company."""
+    data = generate(companies=4)
+    store = factstore.open(tmp_path / "s.duckdb")
+    docs = data.documents
+    groups = [g for _, g in docs.groupby("ticker")]
+    errors: list[str] = []
+
+    def load(group: pd.DataFrame) -> None:
+        try:
+            store.load_course(xbrl=data.xbrl[data.xbrl["id_doc"].isin(group["id_doc"])], documents=group,
+                              progress=False)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(repr(exc))
+
+    def read() -> None:
+        for _ in range(30):
+            counts = store.sql("SELECT entity_id, count(*) AS n FROM reports GROUP BY ALL")
+            for entity, n in counts.itertuples(index=False):
+                full = len(data.xbrl[data.xbrl["id_doc"].isin(docs.loc[docs["ticker"] == entity, "id_doc"])])
+                if n != full:
+                    errors.append(f"{entity}: saw {n} of {full} reports")
+
+    threads = [threading.Thread(target=load, args=(g,)) for g in groups] + [threading.Thread(target=read)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert store.sql("SELECT count(DISTINCT entity_id) AS n FROM reports")["n"][0] == len(groups)
+    store.close()
