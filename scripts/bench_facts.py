@@ -23,7 +23,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import factstore  # noqa: E402
-from factstore.demo_data import generate  # noqa: E402
+from factstore.demo.data import generate  # noqa: E402
 
 
 def pandas_lookup(df: pd.DataFrame, ticker: str, concept: str, start, end, as_of) -> float | None:

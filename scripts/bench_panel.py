@@ -25,7 +25,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import factstore  # noqa: E402
-from factstore.demo_data import generate  # noqa: E402
+from factstore.demo.data import generate  # noqa: E402
 
 CONCEPTS = ["Revenues", "NetIncomeLoss", "OperatingIncomeLoss", "Assets", "EarningsPerShareBasic"]
 

@@ -1,7 +1,7 @@
 """Generate the course's demo data files.
 
 Writes filings6_documentos.parquet, filings6_xbrl.parquet and acciones6_ventas.csv
-(see factstore.demo_data). Run from the repository root:
+(see factstore.demo.data). Run from the repository root:
 
     python scripts/generate_course_data.py --out data/cache/demo --companies 40
 """
@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 try:
-    from factstore import demo_data
+    from factstore.demo import data as demo_data
 except ModuleNotFoundError:  # not installed: use the repository this script lives in
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from factstore import demo_data
+    from factstore.demo import data as demo_data
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """Generate the course's Spanish report corpus (rag6 format).
 
 Writes rag6_documentos.parquet, rag6_pasajes.parquet and rag6_preguntas.csv (see
-factstore.demo_reports). Run from the repository root:
+factstore.demo.reports). Run from the repository root:
 
     python scripts/generate_report_corpus.py --out data/cache/reports --seed 7
 """
@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 try:
-    from factstore import demo_reports
+    from factstore.demo import reports as demo_reports
 except ModuleNotFoundError:  # not installed: use the repository this script lives in
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from factstore import demo_reports
+    from factstore.demo import reports as demo_reports
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,8 +11,8 @@ import pytest
 
 import factstore
 from factstore.ask.parse import Entity, find_as_of, find_periods, load_metrics, parse
-from factstore.demo_data import generate
-from factstore.demo_reports import generate_reports
+from factstore.demo.data import generate
+from factstore.demo.reports import generate_reports
 from factstore.text.tokenize import normalize
 
 METRICS = load_metrics()

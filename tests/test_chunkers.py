@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factstore.demo_reports import generate_reports
+from factstore.demo.reports import generate_reports
 from factstore.text.chunkers import STRATEGIES, chunk, chunk_text, fixed, recursive, structure
 from factstore.text.markdown import parse_report, segment
 

@@ -1,4 +1,4 @@
-"""Invariants of the deterministic course-data generator (factstore.demo_data)."""
+"""Invariants of the deterministic course-data generator (factstore.demo.data)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from factstore import demo_data
+from factstore.demo import data as demo_data
 
 NY = "America/New_York"
 REVENUE = (

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import factstore
 from factstore.demo import REVENUE
-from factstore.demo_data import generate
+from factstore.demo.data import generate
 from tests.oracle import course_reports, quarters, reported_calendar
 
 SECOND = pd.Timedelta(seconds=1)

@@ -1,4 +1,4 @@
-"""Invariants of the Spanish report corpus generator (factstore.demo_reports, rag6 format)."""
+"""Invariants of the Spanish report corpus generator (factstore.demo.reports, rag6 format)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from factstore import demo_reports
+from factstore.demo import reports as demo_reports
 from factstore.text.markdown import SUPERSCRIPTS, segment
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import factstore
-from factstore.demo_data import generate
+from factstore.demo.data import generate
 from factstore.errors import NotFound
 from tests import oracle
 

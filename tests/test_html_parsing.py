@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import html as lxml_html
 
-from factstore.demo_data import generate
+from factstore.demo.data import generate
 from factstore.text.blocks import Document
 from factstore.text.html import linearize_table, parse_filing
 

@@ -12,7 +12,7 @@ import pytest
 
 import factstore
 from factstore.cli import main
-from factstore.demo_data import generate
+from factstore.demo.data import generate
 from factstore.errors import LoadError
 from factstore.text.chunkers import chunk
 from tests.conftest import submissions_for

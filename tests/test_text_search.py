@@ -11,8 +11,8 @@ import pytest
 
 import factstore
 from factstore.cli import main
-from factstore.demo_data import generate
-from factstore.demo_reports import generate_reports
+from factstore.demo.data import generate
+from factstore.demo.reports import generate_reports
 from factstore.text.chunkers import BASELINES
 from factstore.text.evaluate import at_budget, coverage, evaluate
 

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import factstore
-from factstore.demo_data import generate
+from factstore.demo.data import generate
 
 THREADS, CALLS = 8, int(os.environ.get("FACTSTORE_THREAD_CALLS", 500))
 

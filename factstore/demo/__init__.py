@@ -9,11 +9,11 @@ from pathlib import Path
 import pandas as pd
 
 from factstore.cli import describe, number
-from factstore.demo_data import write_course_files
-from factstore.demo_reports import write_report_files
+from factstore.demo.data import write_course_files
+from factstore.demo.reports import write_report_files
 from factstore.store import FactStore
 
-CACHE = Path(__file__).resolve().parent.parent / "data" / "cache"
+CACHE = Path(__file__).resolve().parents[2] / "data" / "cache"
 REVENUE = ["Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax", "SalesRevenueNet"]
 
 
