@@ -127,8 +127,8 @@ MUTANTS: list[Mutant] = [
     Mutant("BM25 without Okapi's epsilon floor", "factstore/text/bm25.py",
            "        idf[idf < 0] = self.epsilon * average_idf", "        idf[idf < 0] = 0.0",
            ("tests/test_bm25.py",)),
-    Mutant("k not capped at the number of chunks", "factstore/text/search.py",
-           "        return min(check_k(k), len(self.chunks))", "        return check_k(k)",
+    Mutant("k below 1 accepted", "factstore/text/bm25.py",
+           "    if k < 1:\n        raise ValueError(f\"k must be at least 1, not {k}\")", "    if False:\n        pass",
            ("tests/test_text_search.py",)),
     Mutant("deep HTML not parsed again past libxml2's limit", "factstore/text/html.py",
            "    if any(e.type == etree.ErrorTypes.ERR_RESOURCE_LIMIT for e in parser.error_log):",
@@ -194,7 +194,8 @@ def _run(tree: Path, tests: tuple[str, ...]) -> tuple[bool, str, float]:
                           cwd=tree, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - started
     failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", done.stdout, re.M)
-    return done.returncode != 0, (failed[0] if failed else done.stdout.strip().splitlines()[-1:] or [""])[0], seconds
+    last = done.stdout.strip().splitlines()
+    return done.returncode != 0, failed[0] if failed else (last[-1] if last else ""), seconds
 
 
 def main() -> int:
@@ -224,8 +225,8 @@ def main() -> int:
             finally:
                 (tree / m.path).write_text(original)
             survivors += not killed
-            print(f"{'KILLED ' if killed else 'SURVIVED'} {m.name} ({seconds:.0f} s)\n         by {by}"
-                  if killed else f"SURVIVED {m.name}: none of {', '.join(m.tests)} fails")
+            print(f"KILLED   {m.name} ({seconds:.0f} s)\n         by {by}" if killed
+                  else f"SURVIVED {m.name}: none of {', '.join(m.tests)} fails", flush=True)
     print(f"\n{len(chosen) - survivors} of {len(chosen)} mutants killed")
     return 1 if survivors else 0
 
