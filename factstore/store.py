@@ -155,8 +155,8 @@ class FactStore:
             self._all("CREATE OR REPLACE TABLE schema_version AS SELECT ? AS digest", [SCHEMA_DIGEST])
         elif self._schema_digest() != SCHEMA_DIGEST:
             raise FactstoreError(f"{path}: written by another version of factstore, whose views and macros "
-                                 f"differ from this one's; open it once for writing (factstore.open(path), or "
-                                 f"any loading command) to bring it up to date")
+                                 f"differ from this one's; open it once for writing to bring it up to date "
+                                 f"(factstore.open(path), or `factstore sql 'SELECT 1' --write --db PATH`)")
 
     @property
     def con(self) -> duckdb.DuckDBPyConnection:
