@@ -16,7 +16,6 @@ from tqdm import tqdm
 import factstore
 from factstore.ask.evaluate import REAL_DATA
 from factstore.errors import FactstoreError
-from factstore.loaders.companyfacts import pair_submissions
 from factstore.sec.client import SecClient
 from factstore.store import MODES, Fact, FactStore, LoadReport
 from factstore.text.chunkers import DEFAULT_SIZE, STRATEGIES
@@ -82,18 +81,13 @@ def cmd_load_course(store: FactStore, args: argparse.Namespace) -> None:
 
 
 def cmd_load_companyfacts(store: FactStore, args: argparse.Namespace) -> None:
-    total = [0, 0, 0]
-    pairs = pair_submissions(args.files, args.submissions or [])  # by CIK, all checked before any load
-    for path, submissions in tqdm(pairs, desc="companyfacts", unit="file", disable=len(pairs) < 2):
-        if args.submissions and not submissions:
-            print(f"{path}: no submissions of its CIK given: acceptance times are the end of each filing date",
-                  file=sys.stderr)
-        report = store.load_companyfacts(path, submissions or None)
-        total[0] += report.filings
-        total[1] += report.reports
-        total[2] += report.revisions
-    edits = f"; {total[2]} values the SEC edited in place kept as revisions" if total[2] else ""
-    print(f"added {total[0]} filings, {total[1]} reports{edits}")
+    reports = store.load_companyfacts_many(args.files, args.submissions)  # paired by CIK; one transaction
+    for report in reports:
+        if report.note:
+            print(f"{report.source}: {report.note}", file=sys.stderr)
+    revisions = sum(r.revisions for r in reports)
+    edits = f"; {revisions} values the SEC edited in place kept as revisions" if revisions else ""
+    print(f"added {sum(r.filings for r in reports)} filings, {sum(r.reports for r in reports)} reports{edits}")
 
 
 def _sec_options(parser: argparse.ArgumentParser) -> None:

@@ -11,6 +11,7 @@ import hashlib
 import re
 import threading
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
@@ -19,12 +20,21 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from factstore.ask.route import Answer, ask
 from factstore.errors import FactstoreError, LoadError, NotFound
 from factstore.loaders.batch import Batch, LoadReport
-from factstore.loaders.companyfacts import Json, read_companyfacts
+from factstore.loaders.companyfacts import (
+    Json,
+    companyfacts_batch,
+    pair_submissions,
+    parse_companyfacts,
+    read_companyfacts,
+    read_submissions,
+)
 from factstore.loaders.course import Table, read_course
 from factstore.loaders.filing import accession_in, read_filing
 from factstore.loaders.reports import read_reports
@@ -36,6 +46,7 @@ from factstore.sec.client import SecClient
 from factstore.text.blocks import Block, Document, Section
 from factstore.text.chunkers import DEFAULT_SIZE, STRATEGIES, chunk, chunk_text, header_for
 from factstore.text.parse import parse_rows
+from factstore.text.postings import index_rows, stored_index
 from factstore.text.search import ChunkIndex, Hit
 from factstore.timing import as_of_column, as_of_timestamp
 
@@ -43,6 +54,7 @@ SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
 SQL_FILES = ("schema.sql", "macros.sql", "panel.sql", "views.sql")
 SCHEMA_DIGEST = hashlib.sha256(b"".join((SQL_DIR / name).read_bytes() for name in SQL_FILES)).hexdigest()[:16]
 MODES = ("as_of", "first", "latest")
+NO_SUBMISSIONS_GIVEN = "no submissions of its CIK given: acceptance times are the end of each filing date"
 TAXONOMY_ORDER = {"us-gaap": 0, "ifrs-full": 1, "dei": 2, "srt": 3}
 READING = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
 
@@ -285,6 +297,25 @@ class FactStore:
             step("write")
             return self.apply(batch)
 
+    def load_companyfacts_many(self, files: list[Json], submissions: list[Json] | None = None, *,
+                               progress: bool | None = None) -> list[LoadReport]:
+        """Load several companyfacts JSON files in one transaction (all of them, or none where one is bad),
+        each with its own company's submissions among `submissions`, matched by CIK, never by position. DuckDB
+        reads the files together; the rule is load_companyfacts': only accessions not loaded yet are added.
+        A LoadReport per file, with a note where no submissions of its company were given."""
+        with _stages("load companyfacts", progress) as step:
+            parsed = parse_companyfacts(files)
+            for one in parsed:
+                if isinstance(one, LoadError):
+                    raise one
+            pages = pair_submissions([p.cik for p in parsed], submissions or [])
+            step("write")
+            batches = [companyfacts_batch(p, read_submissions(own) if own else None) for p, own in zip(
+                parsed, pages, strict=True)]
+            reports = self.apply_many(batches)
+        return [r if own or not submissions else replace(r, note=NO_SUBMISSIONS_GIVEN)
+                for r, own in zip(reports, pages, strict=True)]
+
     def load_filing(self, path: str | Path, entity: str | int, *, accession: str | None = None,
                     form: str | None = None, accepted_at: Any = None, period_end: Any = None,
                     progress: bool | None = None) -> LoadReport:
@@ -353,10 +384,51 @@ class FactStore:
     def apply(self, batch: Batch) -> LoadReport:
         """Write a loader's Batch in one transaction, checked against what the store holds; what is
         stored already is left as it is, so applying the same batch again adds nothing."""
-        con = self.con
+        return self._apply([batch], apart=False)[0]
+
+    def apply_many(self, batches: list[Batch]) -> list[LoadReport]:
+        """Write several batches, one company each, in one transaction: all of them or none, with one set of
+        statements for the lot (a bulk load pays its fixed costs once per group), and for each batch its own
+        LoadReport, `loads` row and `ingested` marks, as if it had been applied alone."""
+        return self._apply(batches, apart=True) if batches else []
+
+    def _apply(self, batches: list[Batch], apart: bool) -> list[LoadReport]:
+        batch = batches[0].pandas() if len(batches) == 1 else Batch.combine(batches)
         with self._transaction():
-            before = self._counts()
-            con.register("_batch_filings", batch.filings)
+            added = self._write(batch)
+            parts = [(b, _values(b.entities, "entity_id") | _values(b.filings, "entity_id")) for b in batches] \
+                if apart else [(batch, None)]
+            reports, loads, ingested = [], [], []
+            for part, ids in parts:
+                n = Counter()
+                for (entity_id, kind), count in added.items():
+                    if ids is None or entity_id in ids:
+                        n[kind] += count
+                reports.append(LoadReport(part.source, n["entities"], n["filings"], n["reports"], n["documents"],
+                                          revisions=n["revisions"]))
+                if any(n.values()):
+                    loads.append((part.kind, "; ".join(sorted(set(part.source_of.values()))) or part.source,
+                                  n["filings"], n["reports"]))
+                ingested += [(item, digest, entity_id, 0 if digest == "" else n["reports"])
+                             for item, digest, entity_id in part.ingested]
+            if loads:
+                with self.frame(pd.DataFrame(loads, columns=["kind", "source", "filings", "reports"])) as name:
+                    self._all(f"INSERT INTO loads SELECT now()::TIMESTAMP, * FROM {name}")  # name: ours
+            if ingested:
+                with self.frame(pd.DataFrame(ingested, columns=["item", "digest", "entity_id", "reports"])) as name:
+                    self._all(f"""INSERT OR IGNORE INTO ingested SELECT item, digest, entity_id, now()::TIMESTAMP,
+                                  reports FROM {name}""")  # name: ours
+        self._concepts = None
+        self._names = None
+        return reports
+
+    def _write(self, batch: Batch) -> Counter[tuple[str | None, str]]:
+        """A batch's rows, checked and written (inside the caller's transaction); what each entity gained:
+        (entity_id, 'entities' | 'filings' | 'reports' | 'documents' | 'revisions') -> rows added."""
+        con = self.con
+        added: Counter[tuple[str | None, str]] = Counter()
+        con.register("_batch_filings", batch.filings)
+        try:
             # a filing stored before must agree with this batch, except that SEC data leaves it as stored
             clash = None if batch.stored_wins else self._one("""
                 SELECT b.filing_id, f.accepted_at, b.accepted_at, f.form, b.form, f.entity_id, b.entity_id,
@@ -368,77 +440,99 @@ class FactStore:
                                 f"accepted {clash[1]}; this file says {clash[4]} of {clash[6]} "
                                 f"accepted {clash[2]}")
             # whether a filing these facts belong to may have been stored before
-            reloading = not batch.stored_wins and (clash is not None or not set(
-                batch.reports["filing_id"].unique()) <= set(batch.filings["filing_id"]))
+            reloading = not batch.stored_wins and (
+                clash is not None or not batch.filing_ids() <= set(batch.filings["filing_id"]))
             if len(batch.entities):
-                entities = batch.entities
-                con.register("_batch_entities", entities if "other_names" in entities else entities.assign(
-                    other_names=None))
-                # a name the entity is no longer given joins its other names (former names, other spellings)
-                self._all("""
-                    INSERT INTO entities SELECT entity_id, cik, name, tickers, coalesce(other_names::VARCHAR[], [])
-                    FROM _batch_entities
-                    ON CONFLICT (entity_id) DO UPDATE SET
-                        other_names = list_distinct(list_concat(other_names, EXCLUDED.other_names,
-                            CASE WHEN EXCLUDED.name IS DISTINCT FROM name AND EXCLUDED.name IS NOT NULL
-                                 AND name IS NOT NULL THEN [name] END)),
-                        name = coalesce(EXCLUDED.name, name),
-                        tickers = list_distinct(list_concat(tickers, EXCLUDED.tickers)),
-                        cik = coalesce(EXCLUDED.cik, cik)""")
-                self._all("""
-                    INSERT OR IGNORE INTO entity_aliases
-                    SELECT DISTINCT upper(alias), entity_id FROM (
-                        SELECT entity_id AS alias, entity_id FROM _batch_entities
-                        UNION ALL SELECT unnest(tickers), entity_id FROM _batch_entities
-                        UNION ALL SELECT cik::VARCHAR, entity_id FROM _batch_entities WHERE cik IS NOT NULL
-                        UNION ALL SELECT lpad(cik::VARCHAR, 10, '0'), entity_id FROM _batch_entities
-                            WHERE cik IS NOT NULL) WHERE alias IS NOT NULL AND alias <> ''""")
+                self._insert_entities(batch.entities, added)
+            for entity_id, n in self._all("""
+                    SELECT entity_id, count(*) FROM _batch_filings ANTI JOIN filings USING (filing_id)
+                    GROUP BY entity_id"""):
+                added[entity_id, "filings"] += n
+            fresh = sum(n for (_, kind), n in added.items() if kind == "filings") == len(batch.filings) \
+                and batch.filing_ids() <= set(batch.filings["filing_id"])
             self._all("""
                 INSERT INTO filings SELECT filing_id, entity_id, form, period_end::DATE, filed::DATE,
                     accepted_at::TIMESTAMP, accepted_precision, accepted_note, source
                 FROM _batch_filings ON CONFLICT (filing_id) DO NOTHING""")
             if len(batch.reports):
-                self._insert_reports(batch, reloading)
+                self._insert_reports(batch, reloading, fresh=fresh)
+                for entity_id, n in self._all("SELECT entity_id, count(*) FROM _new_reports GROUP BY ALL"):
+                    added[entity_id, "reports"] += n
+                for entity_id, n in self._all("SELECT entity_id, count(*) FROM _revised GROUP BY ALL")\
+                        if batch.stored_wins and not fresh else []:
+                    added[entity_id, "revisions"] += n
             if len(batch.documents):
-                self._insert_documents(batch.documents)
+                for entity_id, n in self._insert_documents(batch.documents).items():
+                    added[entity_id, "documents"] += n
             if batch.sales is not None and len(batch.sales):
                 con.register("_batch_sales", batch.sales)
                 self._all("""
                     INSERT INTO sales_reference SELECT entity_id, quarter_end::DATE, sales_millions
                     FROM _batch_sales ON CONFLICT DO NOTHING""")
-            after = self._counts()
-            added = {k: after[k] - before[k] for k in after}
-            if any(added.values()):
-                self._all("INSERT INTO loads VALUES (now()::TIMESTAMP, ?, ?, ?, ?)",
-                            [batch.kind, "; ".join(sorted(set(batch.source_of.values()))) or batch.source,
-                             added["filings"], added["reports"]])
-            if batch.ingested:
-                con.register("_batch_ingested", pd.DataFrame(batch.ingested, columns=["item", "digest", "entity_id"]))
-                self._all("""INSERT OR IGNORE INTO ingested SELECT item, digest, entity_id, now()::TIMESTAMP,
-                    CASE WHEN digest = '' THEN 0 ELSE ? END FROM _batch_ingested""", [added["reports"]])
-            for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales",
-                         "_batch_reports", "_batch_ingested"):
+            for table in ("_new_reports", "_revised"):
+                self._all(f"DROP TABLE IF EXISTS {table}")  # table: ours
+        finally:
+            for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales", "_batch_reports"):
                 with suppress(duckdb.Error):
                     con.unregister(name)
-        self._concepts = None
-        self._names = None
-        return LoadReport(batch.source, added["entities"], added["filings"], added["reports"],
-                          added["documents"], revisions=added["revisions"])
+        return added
 
-    def _insert_reports(self, batch: Batch, reloading: bool) -> None:
+    def _insert_entities(self, entities: pd.DataFrame, added: Counter[tuple[str | None, str]]) -> None:
+        """New entities and their codes; a stored entity gains the batch's tickers and names."""
+        frame = entities if "other_names" in entities else entities.assign(other_names=None)
+        self.con.register("_batch_entities", frame.assign(ord=range(len(frame))))
+        for (entity_id,) in self._all("SELECT entity_id FROM _batch_entities ANTI JOIN entities USING (entity_id)"):
+            added[entity_id, "entities"] += 1
+        # a name the entity is no longer given joins its other names (former names, other spellings)
+        self._all("""
+            INSERT INTO entities SELECT entity_id, cik, name, tickers, coalesce(other_names::VARCHAR[], [])
+            FROM _batch_entities
+            ON CONFLICT (entity_id) DO UPDATE SET
+                other_names = list_distinct(list_concat(other_names, EXCLUDED.other_names,
+                    CASE WHEN EXCLUDED.name IS DISTINCT FROM name AND EXCLUDED.name IS NOT NULL
+                         AND name IS NOT NULL THEN [name] END)),
+                name = coalesce(EXCLUDED.name, name),
+                tickers = list_distinct(list_concat(tickers, EXCLUDED.tickers)),
+                cik = coalesce(EXCLUDED.cik, cik)""")
+        # an alias two entities of the batch share goes to the first, as if they were loaded one by one
+        self._all("""
+            INSERT OR IGNORE INTO entity_aliases
+            SELECT upper(alias), arg_min(entity_id, ord) FROM (
+                SELECT entity_id AS alias, entity_id, ord FROM _batch_entities
+                UNION ALL SELECT unnest(tickers), entity_id, ord FROM _batch_entities
+                UNION ALL SELECT cik::VARCHAR, entity_id, ord FROM _batch_entities WHERE cik IS NOT NULL
+                UNION ALL SELECT lpad(cik::VARCHAR, 10, '0'), entity_id, ord FROM _batch_entities
+                    WHERE cik IS NOT NULL) WHERE alias IS NOT NULL AND alias <> '' GROUP BY upper(alias)""")
+
+    def _insert_reports(self, batch: Batch, reloading: bool, fresh: bool = False) -> None:
         """New facts, checked: one value per fact per filing, and none contradicting what a filing already
-        reported (those checks against stored rows run only when a filing was stored before)."""
+        reported (those checks against stored rows run only when a filing was stored before; `fresh`: none of
+        the batch's filings was). The rows added stay in the temp table _new_reports (and revisions found in
+        _revised) for the caller to count."""
         source = batch.source_of.get("reports", batch.source)
         self.con.register("_batch_reports", batch.reports)
+        # one row per fact per filing (a value the file repeats is one report); SEC data takes the stored
+        # filing's time and form. Where no key repeats (equal keys hash alike) and no filing was stored before,
+        # the rows are taken as they are.
+        plain = fresh and not self._one("""SELECT count(*) > count(DISTINCT hash(filing_id, entity_id, concept, unit,
+            period_start, period_end)) FROM _batch_reports""")[0]
         self._all("""
             CREATE OR REPLACE TEMP TABLE _new_reports AS
-            SELECT DISTINCT filing_id::VARCHAR AS filing_id, entity_id::VARCHAR AS entity_id,
-                concept::VARCHAR AS concept, unit::VARCHAR AS unit, period_start::DATE AS period_start,
-                period_end::DATE AS period_end, value, accepted_at::TIMESTAMP AS accepted_at, form::VARCHAR AS form
-            FROM _batch_reports""")
-        twice = self._one("""
-            SELECT filing_id, concept, unit, period_start, period_end FROM _new_reports
-            GROUP BY filing_id, concept, unit, period_start, period_end HAVING count(*) > 1 LIMIT 1""")
+            SELECT filing_id::VARCHAR AS filing_id, entity_id::VARCHAR AS entity_id, concept::VARCHAR AS concept,
+                unit::VARCHAR AS unit, period_start::DATE AS period_start, period_end::DATE AS period_end, value,
+                false AS twice, accepted_at::TIMESTAMP AS accepted_at, form::VARCHAR AS form
+            FROM _batch_reports""" if plain else """
+            CREATE OR REPLACE TEMP TABLE _new_reports AS
+            SELECT b.filing_id::VARCHAR AS filing_id, b.entity_id::VARCHAR AS entity_id,
+                b.concept::VARCHAR AS concept, b.unit::VARCHAR AS unit, b.period_start::DATE AS period_start,
+                b.period_end::DATE AS period_end, min(b.value) AS value, min(b.value) <> max(b.value) AS twice,
+                any_value(CASE WHEN ? THEN coalesce(f.accepted_at, b.accepted_at::TIMESTAMP)
+                               ELSE b.accepted_at::TIMESTAMP END) AS accepted_at,
+                any_value(CASE WHEN ? THEN coalesce(f.form, b.form::VARCHAR) ELSE b.form::VARCHAR END) AS form
+            FROM _batch_reports b LEFT JOIN filings f ON f.filing_id = b.filing_id::VARCHAR
+            GROUP BY ALL""", [] if plain else [batch.stored_wins] * 2)
+        twice = not plain and self._one("""
+            SELECT filing_id, concept, unit, period_start, period_end FROM _new_reports WHERE twice LIMIT 1""")
         if twice:
             rows = self._all("""
                 SELECT row FROM _batch_reports WHERE filing_id = ? AND concept::VARCHAR = ? AND unit::VARCHAR = ?
@@ -447,7 +541,7 @@ class FactStore:
             raise LoadError(source, f"the same fact ({twice[1]} {twice[4]}) is given twice with different "
                             f"values in filing {twice[0]} (rows {', '.join(batch.row_name(r[0]) for r in rows)})",
                             field="value")
-        if batch.stored_wins:
+        if batch.stored_wins and not fresh:
             self._keep_stored(source)
         stored = reloading and self._one("""
             SELECT n.filing_id, n.concept, n.period_end, r.value, n.value FROM _new_reports n
@@ -464,9 +558,9 @@ class FactStore:
                     SELECT 1 FROM reports r
                     WHERE r.filing_id = n.filing_id AND r.concept = n.concept AND r.unit = n.unit
                       AND r.period_end = n.period_end AND r.period_start IS NOT DISTINCT FROM n.period_start)""")
-        self._all("""
-            INSERT INTO reports SELECT * FROM _new_reports
-            ORDER BY entity_id, concept, period_end, period_start, accepted_at""")
+        # clustered by entity, then concept: SEC files come one company at a time, concept by concept
+        self._all("INSERT INTO reports SELECT * EXCLUDE (twice) FROM _new_reports" + ("" if batch.stored_wins else
+                  " ORDER BY entity_id, concept, period_end, period_start, accepted_at"))
         self._all("""
             INSERT INTO entity_periods
             SELECT entity_id, period_start, period_end, min(accepted_at), count(*) FROM _new_reports
@@ -477,18 +571,19 @@ class FactStore:
             INSERT OR IGNORE INTO concepts
             SELECT concept, split_part(concept, ':', 1), split_part(concept, ':', 2)
             FROM (SELECT DISTINCT concept FROM _new_reports)""")
-        self._all("DROP TABLE _new_reports")
 
     def _keep_stored(self, source: str) -> None:
-        """SEC data: new facts take their filing's stored time and form; the facts of an accession its entity
-        has loaded before are not loaded again, and a value not known before for a fact of it (the SEC edits old
-        filings in place) goes to revisions, learned now, never into what as-of queries read."""
-        self._all("""UPDATE _new_reports n SET accepted_at = f.accepted_at, form = f.form
-                     FROM filings f WHERE f.filing_id = n.filing_id""")
-        self._all("""CREATE OR REPLACE TEMP TABLE _loaded AS SELECT DISTINCT filing_id, entity_id FROM reports
-                     WHERE filing_id IN (SELECT filing_id FROM _new_reports)""")
+        """SEC data: the facts of an accession its entity has loaded before are not loaded again, and a value
+        not known before for a fact of it (the SEC edits old filings in place) goes to revisions, learned now,
+        never into what as-of queries read."""
+        loaded = self._one("""CREATE OR REPLACE TEMP TABLE _loaded AS SELECT DISTINCT filing_id, entity_id
+                              FROM reports WHERE filing_id IN (SELECT filing_id FROM _new_reports)""")[0]
+        if not loaded:  # nothing of these accessions stored before: nothing revised
+            self._all("CREATE OR REPLACE TEMP TABLE _revised AS FROM revisions LIMIT 0")
+            self._all("DROP TABLE _loaded")
+            return
         self._all("""
-            INSERT INTO revisions
+            CREATE OR REPLACE TEMP TABLE _revised AS
             WITH found AS (SELECT * FROM _new_reports SEMI JOIN _loaded USING (filing_id, entity_id)),
             known AS (
                 SELECT filing_id, entity_id, concept, unit, period_start, period_end, value FROM reports
@@ -501,16 +596,18 @@ class FactStore:
             WHERE NOT EXISTS (SELECT 1 FROM known k WHERE k.filing_id = n.filing_id AND k.entity_id = n.entity_id
                 AND k.concept = n.concept AND k.unit = n.unit AND k.period_end = n.period_end
                 AND k.period_start IS NOT DISTINCT FROM n.period_start AND k.value = n.value)""", [source])
+        self._all("INSERT INTO revisions SELECT * FROM _revised")
         self._all("""DELETE FROM _new_reports n WHERE EXISTS (
             SELECT 1 FROM _loaded l WHERE l.filing_id = n.filing_id AND l.entity_id = n.entity_id)""")
         self._all("DROP TABLE _loaded")
 
-    def _insert_documents(self, documents: pd.DataFrame) -> None:
-        """New documents with their parsed text, sections and blocks (stored ones are left alone)."""
+    def _insert_documents(self, documents: pd.DataFrame) -> Counter[str | None]:
+        """New documents with their parsed text, sections and blocks (stored ones are left alone); how many
+        each entity gained."""
         stored = {r[0] for r in self._all("SELECT doc_id FROM documents")}
         new = documents[~documents["doc_id"].isin(stored)].drop_duplicates("doc_id").reset_index(drop=True)
         if new.empty:
-            return
+            return Counter()
         texts, sections, blocks = parse_rows(new)
         self.con.register("_batch_documents", new.assign(text=texts))
         self._all("""
@@ -526,11 +623,7 @@ class FactStore:
         for (strategy,) in self._all("SELECT DISTINCT strategy FROM chunks ORDER BY strategy"):
             self._insert_chunks(self._chunks_of(docs, strategy))
         self._indexes.clear()
-
-    def _counts(self) -> dict[str, int]:
-        row = self._one("""SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM filings),
-            (SELECT count(*) FROM reports), (SELECT count(*) FROM documents), (SELECT count(*) FROM revisions)""")
-        return dict(zip(("entities", "filings", "reports", "documents", "revisions"), row, strict=True))
+        return Counter(None if pd.isna(e) else e for e in new["entity_id"])
 
     # ----------------------------------------------------------------- names
     def resolve_entity(self, entity: str | int) -> str:
@@ -602,8 +695,8 @@ class FactStore:
             wanted = label.label
         elif end is not None:
             s, e = _day(start, "start"), _day(end, "end")
-            rows = self._rows("SELECT * FROM facts_asof(?, mode := ?, concepts := ?, entity := ?) "
-                              "WHERE period_end = ? AND period_start IS NOT DISTINCT FROM ?", [*args, e, s])
+            rows = self._rows("SELECT * FROM fact_asof(?, ?, ?, ?, as_of := ?, mode := ?)",
+                              [entity_id, concepts, s, e, ts, mode])
             if not rows and s is not None and self._one("SELECT duration_class(?, ?)", [s, e])[0] == "quarter":
                 rows = self._rows("SELECT * FROM quarters_asof(?, mode := ?, concepts := ?, entity := ?) "
                                   "WHERE period_start = ? AND period_end = ?", [*args, s, e])
@@ -634,9 +727,10 @@ class FactStore:
         warnings = list(r.get("warnings") or [])
         if len({v["unit"] for v in valued}) > 1:
             warnings.append("also reported in " + ", ".join(sorted({v["unit"] for v in valued[1:]})))
-        parts = self._first_filings(r.get("parts") or [{k: r[k] for k in (
-            "concept", "period_start", "period_end", "value", "filing_id", "form", "accepted_at")}],
-            r["unit"], concepts, entity_id)
+        own = {k: r[k] for k in ("concept", "period_start", "period_end", "value", "filing_id", "form", "accepted_at")}
+        # an exact lookup (fact_asof) comes with the report that first gave its value; other rows' parts are looked up
+        parts = ([_with_first(own, r["first"])] if "first" in r
+                 else self._first_filings(r.get("parts") or [own], r["unit"], concepts, entity_id))
         newest = max(parts, key=lambda p: p["first_accepted_at"])
         return Fact(
             entity=entity_id, concept=r.get("concept") or concepts[0], value=float(r["value"]),
@@ -655,12 +749,7 @@ class FactStore:
                    "unit": unit} for p in parts]
         firsts = dict(self._all("SELECT part_no, first FROM first_filings(?, concepts := ?, entity := ?)",
                                 [wanted, concepts, entity_id]))
-        out = []
-        for no, p in enumerate(parts, start=1):
-            first = firsts.get(no) or p  # its own report, should a restatement share its acceptance time
-            out.append({**p, "first_filing_id": first["filing_id"], "first_form": first["form"],
-                        "first_accepted_at": first["accepted_at"], "first_value": first["value"]})
-        return out
+        return [_with_first(p, firsts.get(no)) for no, p in enumerate(parts, start=1)]
 
     def quarters(self, entity: str | int, concept: str | list[str], *, as_of: Any = None,
                  mode: str = "as_of") -> pd.DataFrame:
@@ -768,8 +857,8 @@ class FactStore:
     def index(self, strategy: str = "structure", *, size: int = DEFAULT_SIZE, new_only: bool = False,
               progress: bool | None = None) -> int:
         """Chunk every stored document with a strategy (fixed, recursive, structure, scoped) into the
-        chunks table, replacing that strategy's chunks (with new_only, only documents that have none
-        yet); the BM25 index is built from them on first search. Returns the number of chunks made."""
+        chunks table, replacing that strategy's chunks and stored BM25 index (with new_only, only documents
+        that have none yet join them). Returns the number of chunks made."""
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
         docs = self._all("""SELECT doc_id, title FROM documents d WHERE text IS NOT NULL AND NOT (? AND EXISTS (
@@ -779,6 +868,7 @@ class FactStore:
         with self._transaction():
             if not new_only:
                 self._all("DELETE FROM chunks WHERE strategy = ?", [strategy])
+                self._drop_index(strategy)
             self._insert_chunks(frame)
         self._indexes = {key: v for key, v in self._indexes.items() if key[0] != strategy}
         return len(frame)
@@ -798,34 +888,121 @@ class FactStore:
                                            "header", "text"])
 
     def _insert_chunks(self, frame: pd.DataFrame) -> None:
+        """New chunks (of one strategy, whole documents) and their rows of the strategy's stored BM25 index."""
         if len(frame):
             with self.frame(frame) as name:
                 self._all(f"INSERT INTO chunks BY NAME SELECT * FROM {name}")  # name: ours
+            self._index_chunks(str(frame["strategy"].iat[0]), frame)
+
+    def _index_chunks(self, strategy: str, frame: pd.DataFrame | pa.Table) -> None:
+        """Append chunks (doc_id, header, text: whole documents, each document's chunks in chunk_no order) to the
+        strategy's stored BM25 index: their postings and lengths, new terms, and the known terms' counts."""
+        rows = index_rows(frame, drop_note_marks=strategy == "scoped")
+        first_chunk, first_term = self._one("""SELECT
+            (SELECT coalesce(max(chunk_id) + 1, 0) FROM bm25_chunks WHERE strategy = ?),
+            (SELECT coalesce(max(term_id) + 1, 0) FROM bm25_terms)""", [strategy])
+        terms = pd.DataFrame({"term": rows.terms, "local": np.arange(len(rows.terms)), "df_text": rows.df_text,
+                              "df_all": rows.df_all})
+        with self.frame(terms) as name:  # name: ours, in the statements below
+            self._all(f"""UPDATE bm25_terms t SET df_text = t.df_text + n.df_text, df_all = t.df_all + n.df_all
+                          FROM {name} n WHERE t.strategy = ? AND t.term = n.term""", [strategy])
+            self._all(f"""INSERT INTO bm25_terms
+                SELECT ?, ? + row_number() OVER (ORDER BY local) - 1, term, df_text, df_all
+                FROM {name} ANTI JOIN (SELECT term FROM bm25_terms WHERE strategy = ?) USING (term)""",
+                      [strategy, first_term, strategy])
+            term_id = self.con.execute(f"""SELECT t.term_id FROM {name} n JOIN bm25_terms t ON t.term = n.term
+                WHERE t.strategy = ? ORDER BY n.local""", [strategy]).fetchnumpy()["term_id"]
+        postings = pd.DataFrame({"term_id": term_id[rows.term], "chunk_id": first_chunk + rows.chunk,
+                                 "text_tf": rows.text_tf, "header_tf": rows.header_tf})
+        with self.frame(postings) as name:
+            self._all(f"INSERT INTO bm25_postings SELECT * FROM {name}")  # name: ours
+        chunks = pd.DataFrame({"chunk_id": first_chunk + np.arange(len(frame)), "text_len": rows.text_len,
+                               "header_len": rows.header_len})
+        with self.frame(chunks) as name:
+            self._all(f"INSERT INTO bm25_chunks SELECT ?, * FROM {name}", [strategy])  # name: ours
+        doc_ids = frame["doc_id"].to_numpy()
+        starts = np.flatnonzero(np.concatenate([[True], doc_ids[1:] != doc_ids[:-1]]))
+        docs = pd.DataFrame({"doc_id": doc_ids[starts], "first_chunk": first_chunk + starts,
+                             "chunks": np.diff(starts, append=len(frame))})
+        with self.frame(docs) as name:
+            self._all(f"INSERT INTO bm25_docs SELECT ?, * FROM {name}", [strategy])  # name: ours
+
+    def _drop_index(self, strategy: str) -> None:
+        """Delete a strategy's stored BM25 index."""
+        self._all("DELETE FROM bm25_postings WHERE term_id IN (SELECT term_id FROM bm25_terms WHERE strategy = ?)",
+                  [strategy])
+        for table in ("bm25_terms", "bm25_chunks", "bm25_docs"):
+            self._all(f"DELETE FROM {table} WHERE strategy = ?", [strategy])  # table: ours
 
     def search(self, query: str, k: int = 5, strategy: str = "structure", filters: dict[str, Any] | None = None,
                *, header: bool = False) -> list[Hit]:
-        """BM25 search over a strategy's chunks (indexed on first use; in memory only, on a store opened
-        read-only), best first. Filters: doc_id, issuer, form, year, period_end, as_of (only documents public
-        at or before it). With strategy 'scoped', the issuers and years the query names narrow the search too."""
+        """BM25 search over a strategy's chunks (with the stored index; a store opened read-only without one
+        builds it in memory), best first. Filters: doc_id, issuer, form, year, period_end, as_of (only documents
+        public at or before it). With strategy 'scoped', the issuers and years the query names narrow the search
+        too."""
         key = (strategy, header)
         if key not in self._indexes:
-            select = """
-                SELECT c.doc_id, c.chunk_no, c.spans, c.section, c.kind, c.header, c.text,
-                    d.issuer, d.form, d.year, d.period_end, d.title, d.accepted_at, d.entity_id
-                FROM {} c JOIN documents d USING (doc_id) WHERE c.strategy = ?
-                ORDER BY c.doc_id, c.chunk_no"""
-            indexed = self._one("SELECT 1 FROM chunks WHERE strategy = ? LIMIT 1", [strategy])
-            if indexed or not self.read_only:
-                if not indexed:
-                    self.index(strategy)
-                chunks = self.sql(select.format("chunks"), [strategy])
-            else:
-                docs = self._all("SELECT doc_id, title FROM documents WHERE text IS NOT NULL ORDER BY doc_id")
-                with self.frame(self._chunks_of(docs, strategy)) as name:
-                    chunks = self.sql(select.format(name), [strategy])  # name: ours
-            self._indexes[key] = ChunkIndex(chunks, header=header, drop_note_marks=strategy == "scoped")
+            self._indexes[key] = self._chunk_index(strategy, header)
         idx = self._indexes[key]
         return idx.scoped_search(query, k, filters) if strategy == "scoped" else idx.search(query, k, filters)
+
+    def _chunk_index(self, strategy: str, header: bool) -> ChunkIndex:
+        """The strategy's stored index, made first when a writable store has none: its chunks and index (a
+        store written before indexes were stored has the chunks only). Read-only, without one: in memory."""
+        chunks, indexed = self._one("""SELECT (SELECT count(*) FROM chunks WHERE strategy = ?),
+            (SELECT coalesce(sum(chunks), 0) FROM bm25_docs WHERE strategy = ?)""", [strategy, strategy])
+        if chunks != indexed or not chunks:
+            if self.read_only:
+                return self._memory_index(strategy, header, stored=bool(chunks))
+            if chunks:
+                frame = self.relation("SELECT doc_id, header, text FROM chunks WHERE strategy = ? "
+                                      "ORDER BY doc_id, chunk_no", [strategy]).to_arrow_table()
+                with self._transaction():
+                    self._drop_index(strategy)
+                    self._index_chunks(strategy, frame)
+            else:
+                self.index(strategy)
+        docs = self.sql("""
+            SELECT d.doc_id, d.issuer, d.form, d.year, d.period_end, d.title, d.accepted_at, b.first_chunk, b.chunks
+            FROM bm25_docs b JOIN documents d USING (doc_id) WHERE b.strategy = ? ORDER BY d.doc_id""", [strategy])
+        lengths = self.con.execute("SELECT chunk_id, text_len, header_len FROM bm25_chunks WHERE strategy = ?",
+                                   [strategy]).fetchnumpy()
+        terms = self.con.execute("SELECT term_id, df_text, df_all FROM bm25_terms WHERE strategy = ? ORDER BY term_id",
+                                 [strategy]).fetchnumpy()
+        return stored_index(docs, lengths, terms, header=header, find=lambda tokens: self._bm25_terms(strategy, tokens),
+                            postings=self._bm25_postings, rows=lambda keys: self._chunk_rows(strategy, keys))
+
+    def _bm25_terms(self, strategy: str, tokens: list[str]) -> dict[str, int]:
+        """The ids of those tokens that are terms of the strategy's stored index."""
+        return dict(self._all("SELECT term, term_id FROM bm25_terms WHERE strategy = ? AND term IN (SELECT unnest(?))",
+                              [strategy, tokens]))
+
+    def _bm25_postings(self, term_ids: np.ndarray) -> dict[str, np.ndarray]:
+        """The stored postings of terms, as columns."""
+        return self.con.execute("SELECT * FROM bm25_postings WHERE term_id IN (SELECT unnest(?))",
+                                [term_ids.tolist()]).fetchnumpy()
+
+    def _chunk_rows(self, strategy: str, keys: pd.DataFrame) -> pd.DataFrame:
+        """The spans, section, header and text of chunks (doc_id, chunk_no), in the order of keys."""
+        found = self.sql("""SELECT doc_id, chunk_no, spans, section, header, text FROM chunks WHERE strategy = ?
+            AND doc_id IN (SELECT unnest(?)) AND chunk_no IN (SELECT unnest(?))""",
+                         [strategy, keys["doc_id"].unique().tolist(), keys["chunk_no"].unique().tolist()])
+        return keys.merge(found, on=["doc_id", "chunk_no"], how="left")
+
+    def _memory_index(self, strategy: str, header: bool, *, stored: bool) -> ChunkIndex:
+        """An index in memory over the strategy's stored chunks, or over chunks made now (none stored)."""
+        select = """
+            SELECT c.doc_id, c.chunk_no, c.spans, c.section, c.kind, c.header, c.text,
+                d.issuer, d.form, d.year, d.period_end, d.title, d.accepted_at, d.entity_id
+            FROM {} c JOIN documents d USING (doc_id) WHERE c.strategy = ?
+            ORDER BY c.doc_id, c.chunk_no"""
+        if stored:
+            chunks = self.sql(select.format("chunks"), [strategy])
+        else:
+            docs = self._all("SELECT doc_id, title FROM documents WHERE text IS NOT NULL ORDER BY doc_id")
+            with self.frame(self._chunks_of(docs, strategy)) as name:
+                chunks = self.sql(select.format(name), [strategy])  # name: ours
+        return ChunkIndex.from_frame(chunks, header=header, drop_note_marks=strategy == "scoped")
 
     def ask(self, question: str, *, as_of: Any = None, k: int = 5) -> Answer:
         """Answer a question in English or Spanish: a number from the facts (with its filing and time) or
@@ -865,10 +1042,24 @@ class FactStore:
         return iter_panel(self, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide)
 
 
+def _values(frame: pd.DataFrame | pa.Table, column: str) -> set[Any]:
+    """The distinct values of a column of a pandas or Arrow frame."""
+    values = frame[column]
+    return set(values.to_pylist() if isinstance(values, pa.ChunkedArray) else values)
+
+
 def _one_line(exc: Exception) -> str:
     """A DuckDB error as one line: its message without the caret drawing of the query."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
     return " ".join(line for line in lines if not line.startswith(("LINE ", "^")))
+
+
+def _with_first(part: dict[str, Any], first: dict[str, Any] | None) -> dict[str, Any]:
+    """A part with the report that first gave its current value (its own, should none be found: a restatement
+    sharing its acceptance time)."""
+    first = first or part
+    return {**part, "first_filing_id": first["filing_id"], "first_form": first["form"],
+            "first_accepted_at": first["accepted_at"], "first_value": first["value"]}
 
 
 def _day(value: Any, name: str) -> date | None:

@@ -1,20 +1,26 @@
-"""Benchmark: facts per second ingesting SEC companyfacts JSON, factstore against edgartools and a bare orjson parse.
+"""Benchmark: facts per second ingesting SEC companyfacts JSON, factstore against edgartools and a bare orjson parse,
+the fixed cost per company, and a simulation of the SEC's whole bulk companyfacts.zip.
 
-Three ways of handling the same files, each timed over all of them, best of --repeat rounds:
+1. The real files, each way timed over all of them, best of --repeat rounds:
 
-  ours        factstore.open(None).load_companyfacts(path, submissions): parse, validate, resolve acceptance
-              times, insert into a fresh in-memory store; facts = rows that landed in `reports`. The parse step
-              alone (read_companyfacts) is timed too, to split the total into parse and load.
+  ours        factstore.open(None).load_companyfacts_many(files, submissions): DuckDB reads the JSON, Arrow checks
+              it, acceptance times are resolved, one transaction writes it; facts = rows that landed in `reports`.
+              The read alone (parse_companyfacts + companyfacts_batch) is timed too, to split parse and write.
   edgartools  orjson.loads of the file plus EntityFactsParser.parse_company_facts(json_dict), the parser
               edgartools' own get_company_facts() runs on the SEC's JSON; facts = FinancialFact objects made.
   orjson      orjson.loads(path.read_bytes()) only: the floor. facts/s uses our fact count.
 
+2. The fixed cost per company: one small company alone into a store on disk, and --tiny companies of a few facts
+   each through `fetch bulk` from a local zip (their per-fact cost is nil, so time / companies is the fixed cost).
+
+3. The bulk: --bulk synthetic companies (real unit lists of the 8 files, relabelled to new CIKs and accessions)
+   with sizes drawn log-normally (--median facts, --sigma), zipped and loaded by `fetch bulk` into a store on
+   disk; the time for 19,000 companies is extrapolated from this sample and its fixed cost, and says so.
+
 No network is used: sockets are blocked for the whole run and any attempt is reported.
 
     .venv/bin/python scripts/bench_ingest.py
-    .venv/bin/python scripts/bench_ingest.py --dir ../shared/real/companyfacts --repeat 5
-
-It also times one small company alone, parse and write, into a store on disk: a bulk load's cost per company.
+    .venv/bin/python scripts/bench_ingest.py --dir ../shared/real/companyfacts --repeat 5 --bulk 1000
 """
 
 from __future__ import annotations
@@ -69,8 +75,8 @@ def best_of(repeat: int, methods: dict[str, Callable[[], int]]) -> dict[str, tup
 
 
 def small_company(path: Path, submissions: list[Path] | None, repeat: int) -> tuple[float, float, int]:
-    """Milliseconds to parse one company and to write it (one transaction) into a store on disk that
-    already holds another company: the per-company cost of a bulk load."""
+    """Milliseconds to read one company and to write it (one transaction) into a store on disk that already
+    holds another company: the cost of loading one company alone."""
     import factstore
     from factstore.loaders.companyfacts import read_companyfacts
 
@@ -87,12 +93,82 @@ def small_company(path: Path, submissions: list[Path] | None, repeat: int) -> tu
     return parse * 1000, write * 1000, report.reports
 
 
+def unit_lists(files: list[Path]) -> list[list[tuple[str, str, str, list[dict]]]]:
+    """Each real file's unit lists (taxonomy, concept, unit, facts), in file order: what synthetic companies
+    are made of."""
+    import orjson
+
+    out = []
+    for path in files:
+        facts = orjson.loads(path.read_bytes())["facts"]
+        out.append([(tax, name, unit, values) for tax, concepts in facts.items() for name, body in concepts.items()
+                    for unit, values in body["units"].items()])
+    return out
+
+
+def synthetic_company(cik: int, size: int, pool: list[list[tuple[str, str, str, list[dict]]]], rng: Any) -> bytes:
+    """A companyfacts JSON of about `size` facts: a real company's unit lists from a random point on, its
+    accessions renumbered to the new CIK (a filing's facts keep their form and dates)."""
+    import orjson
+
+    lists = pool[rng.integers(len(pool))]
+    at = int(rng.integers(len(lists)))
+    facts: dict[str, dict[str, Any]] = {}
+    accns: dict[str, str] = {}
+    n = 0
+    while n < size:
+        tax, name, unit, values = lists[at % len(lists)]
+        at += 1
+        values = values[:size - n]
+        for v in values:
+            accns.setdefault(v["accn"], f"{cik:010d}-{v['accn'][11:13]}-{len(accns):06d}")
+        body = facts.setdefault(tax, {}).setdefault(name, {"label": name, "units": {}})
+        body["units"].setdefault(unit, []).extend({**v, "accn": accns[v["accn"]]} for v in values)
+        n += len(values)
+    return orjson.dumps({"cik": cik, "entityName": f"Synthetic {cik}", "facts": facts})
+
+
+def bulk_zip(path: Path, sizes: list[int], pool: list, seed: int) -> int:
+    """Write a companyfacts.zip of synthetic companies of these sizes; the facts it holds."""
+    import zipfile
+
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        for i, size in enumerate(sizes):
+            cik = 9_000_000_000 + i
+            z.writestr(f"CIK{cik:010d}.json", synthetic_company(cik, size, pool, rng))
+    return sum(sizes)
+
+
+def fetch_bulk(path: Path) -> tuple[float, int]:
+    """Seconds for `fetch bulk` of a local zip into a fresh store on disk, and the facts stored."""
+    import factstore
+
+    with tempfile.TemporaryDirectory() as folder, factstore.open(Path(folder) / "bulk.duckdb") as store:
+        start = time.perf_counter()
+        reports = store.fetch_bulk(path, progress=False)
+        seconds = time.perf_counter() - start
+        failed = [r for r in reports if r.error]
+        if failed:
+            sys.exit(f"bench_ingest: bulk members failed: {failed[:3]}")
+        return seconds, sum(r.reports for r in reports)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dir", type=Path, default=ROOT.parent / "shared" / "real" / "companyfacts",
                         help="folder of companyfacts CIK##########.json files (submissions are read from "
                              "../submissions next to it)")
     parser.add_argument("--repeat", type=int, default=3, help="rounds (each runs every method); the fastest counts")
+    parser.add_argument("--tiny", type=int, default=2000, help="companies of a few facts, for the fixed cost")
+    parser.add_argument("--bulk", type=int, default=300, help="synthetic companies in the bulk sample (0: skip)")
+    parser.add_argument("--companies", type=int, default=19_000, help="companies in the SEC's bulk archive")
+    parser.add_argument("--median", type=float, default=1500, help="median facts per company (log-normal)")
+    parser.add_argument("--sigma", type=float, default=1.5, help="log-normal sigma of facts per company")
+    parser.add_argument("--cap", type=int, default=130_000, help="most facts one company has")
+    parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
 
     folder: Path = args.dir.resolve()
@@ -102,6 +178,7 @@ def main() -> None:
     os.environ.setdefault("EDGAR_IDENTITY", "bench bench@example.com")
     block_network()
     try:
+        import numpy as np
         import orjson
         from edgar.entity.parser import EntityFactsParser
     except ImportError as exc:
@@ -110,10 +187,11 @@ def main() -> None:
         sys.exit(f"bench_ingest: {missing} is not installed; run: {INSTALL_HINT}")
 
     import factstore
-    from factstore.loaders.companyfacts import read_companyfacts
+    from factstore.loaders.companyfacts import companyfacts_batch, parse_companyfacts
 
     sub_folder = folder.parent / "submissions"
     subs = {path: submissions_for(path, sub_folder) for path in files}
+    all_subs = [p for found in subs.values() if found for p in found]
     size_mb = sum(path.stat().st_size for path in files) / 1e6
     print(f"{len(files)} companyfacts files ({size_mb:.1f} MB) in {folder}, "
           f"{sum(s is not None for s in subs.values())} with submissions JSON; best of {args.repeat} rounds")
@@ -123,8 +201,7 @@ def main() -> None:
 
     def ours() -> int:
         store = factstore.open(None)
-        for path in files:
-            store.load_companyfacts(path, subs[path], progress=False)
+        store.load_companyfacts_many(files, all_subs, progress=False)
         counts = store.sql("SELECT entity_id, count(*) n FROM reports GROUP BY entity_id")
         ours_per_file.update(zip(counts["entity_id"], counts["n"].astype(int), strict=True))
         total = int(store.sql("SELECT count(*) n FROM reports")["n"].iloc[0])
@@ -132,7 +209,8 @@ def main() -> None:
         return total
 
     def ours_parse() -> int:
-        return sum(len(read_companyfacts(path, subs[path]).reports) for path in files)
+        return sum(len(companyfacts_batch(p, subs[path]).reports)
+                   for p, path in zip(parse_companyfacts(files), files, strict=True))
 
     def edgartools() -> int:
         total = 0
@@ -168,31 +246,25 @@ def main() -> None:
 
     rate = {"ours": ours_n / ours_s, "edgartools": edgar_n / edgar_s, "orjson": ours_n / floor_s}
     print()
-    print(f"{'method':<44} {'seconds':>8} {'facts':>9} {'facts/s':>11}")
+    print(f"{'method':<48} {'seconds':>8} {'facts':>9} {'facts/s':>11}")
     rows = [
-        ("ours: parse + load (load_companyfacts)", ours_s, ours_n, rate["ours"]),
-        ("  of which parse (read_companyfacts)", ours_parse_s, ours_n, ours_n / ours_parse_s),
-        ("  of which load (total - parse)", ours_s - ours_parse_s, ours_n, ours_n / (ours_s - ours_parse_s)),
+        ("ours: read + write (load_companyfacts_many)", ours_s, ours_n, rate["ours"]),
+        ("  of which read (parse_companyfacts + batch)", ours_parse_s, ours_n, ours_n / ours_parse_s),
+        ("  of which write (total - read)", ours_s - ours_parse_s, ours_n, ours_n / (ours_s - ours_parse_s)),
         ("edgartools: orjson + parse_company_facts", edgar_s, edgar_n, rate["edgartools"]),
         ("orjson.loads only (floor, our count)", floor_s, ours_n, rate["orjson"]),
     ]
     for name, seconds, n, per_s in rows:
-        print(f"{name:<44} {seconds:>8.3f} {n:>9,} {per_s:>11,.0f}")
+        print(f"{name:<48} {seconds:>8.3f} {n:>9,} {per_s:>11,.0f}")
     print()
-    print(f"parse is {ours_parse_s / ours_s:.0%} of our total, load {1 - ours_parse_s / ours_s:.0%} "
+    print(f"read is {ours_parse_s / ours_s:.0%} of our total, write {1 - ours_parse_s / ours_s:.0%} "
           f"(store open, not timed above: {open_s * 1000:.0f} ms)")
-    print(f"ours vs edgartools: {rate['ours'] / rate['edgartools']:.2f}x edgartools' facts/s "
-          f"(ours {ours_n:,} facts stored, edgartools {edgar_n:,} facts made, JSON holds {raw_n:,})")
-    print(f"our parse alone vs edgartools' parse: {edgar_s / ours_parse_s:.2f}x "
-          f"({ours_parse_s / floor_s:.1f}x the floor's time)")
-    print(f"ours vs orjson floor: {rate['ours'] / rate['orjson']:.2f}x of floor "
-          f"(edgartools: {rate['edgartools'] / rate['orjson']:.2f}x of floor)")
-    smallest = min(files, key=lambda p: p.stat().st_size)
-    parse_ms, write_ms, n_small = small_company(smallest, subs[smallest], args.repeat)
-    print(f"one small company ({smallest.name}, {n_small:,} facts) into a file-backed store: "
-          f"parse {parse_ms:.1f} ms, write {write_ms:.1f} ms (best of {args.repeat})")
+    print(f"ours vs edgartools: {rate['ours'] / rate['edgartools']:.2f}x edgartools' facts/s, end to end into the "
+          f"store (ours {ours_n:,} facts stored, edgartools {edgar_n:,} facts made, JSON holds {raw_n:,})")
+    print(f"ours vs orjson floor: {rate['ours'] / rate['orjson']:.2f}x of the floor's facts/s "
+          f"(edgartools: {rate['edgartools'] / rate['orjson']:.2f}x)")
     if parsed_rows != ours_n:
-        print(f"note: read_companyfacts gave {parsed_rows:,} rows, {ours_n:,} landed in reports")
+        print(f"note: the read gave {parsed_rows:,} rows, {ours_n:,} landed in reports")
     differ = [cik for cik in raw_per_file
               if len({raw_per_file[cik], ours_per_file.get(cik, 0), edgar_per_file.get(cik, 0)}) > 1]
     for cik in differ:
@@ -200,6 +272,40 @@ def main() -> None:
               f"edgartools {edgar_per_file.get(cik, 0):,}")
     if not differ:
         print("fact counts agree file by file (JSON = ours = edgartools)")
+
+    print()
+    smallest = min(files, key=lambda p: p.stat().st_size)
+    parse_ms, write_ms, n_small = small_company(smallest, subs[smallest], args.repeat)
+    print(f"one small company alone ({smallest.name}, {n_small:,} facts) into a store on disk: "
+          f"read {parse_ms:.1f} ms, write {write_ms:.1f} ms (one transaction; best of {args.repeat})")
+    pool = unit_lists(files)
+    fixed = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.tiny:
+            tiny_n = bulk_zip(Path(tmp) / "tiny.zip", [5] * args.tiny, pool, args.seed)
+            seconds, stored = fetch_bulk(Path(tmp) / "tiny.zip")
+            fixed = seconds / args.tiny
+            print(f"fixed cost per company in a bulk load: {fixed * 1000:.2f} ms ({args.tiny:,} companies of 5 facts, "
+                  f"{tiny_n:,} facts, by fetch bulk into a store on disk in {seconds:.1f} s)")
+        if args.bulk:
+            rng = np.random.default_rng(args.seed)
+            draw = lambda n: np.minimum(np.rint(rng.lognormal(np.log(args.median), args.sigma, n)), args.cap)  # noqa: E731
+            expected = float(np.mean(draw(200_000))) * args.companies
+            sizes = [max(1, int(s)) for s in draw(args.bulk)]
+            start = time.perf_counter()
+            sample_n = bulk_zip(Path(tmp) / "companyfacts.zip", sizes, pool, args.seed)
+            made = time.perf_counter() - start
+            zipped_mb = (Path(tmp) / "companyfacts.zip").stat().st_size / 1e6
+            seconds, stored = fetch_bulk(Path(tmp) / "companyfacts.zip")
+            per_fact = max(seconds - fixed * args.bulk, 1e-9) / stored
+            total = args.companies * fixed + expected * per_fact
+            print(f"bulk sample: {args.bulk:,} synthetic companies (log-normal facts: median {args.median:,.0f}, "
+                  f"sigma {args.sigma}, cap {args.cap:,}), {sample_n:,} facts, zip {zipped_mb:,.0f} MB (made in "
+                  f"{made:.0f} s): fetch bulk {seconds:.1f} s = {stored / seconds:,.0f} facts/s, "
+                  f"{seconds / args.bulk * 1000:.0f} ms per company")
+            print(f"bulk extrapolated (not run): {args.companies:,} companies, ~{expected / 1e6:,.0f}M facts expected "
+                  f"from the same distribution: {args.companies:,} x {fixed * 1000:.2f} ms fixed + "
+                  f"{expected / 1e6:,.0f}M facts x {per_fact * 1e6:.2f} us = {total / 60:.1f} minutes")
     print(f"network attempts: {len(NETWORK_ATTEMPTS)}" + (f" {NETWORK_ATTEMPTS[:3]}" if NETWORK_ATTEMPTS else ""))
 
 

@@ -237,11 +237,12 @@ WITH f AS (
         END AS n4
     FROM third
 ), quarters AS (
+    -- (unnest in the select list: a lateral unnest in FROM becomes a far slower join with the rows it came from)
     SELECT entity_id, item, unit, fiscal_year, u.fiscal_quarter, u.r, u.note
-    FROM fourth, unnest([{'fiscal_quarter': 1, 'r': r1, 'note': n1},
-                         {'fiscal_quarter': 2, 'r': r2, 'note': n2},
-                         {'fiscal_quarter': 3, 'r': r3, 'note': n3},
-                         {'fiscal_quarter': 4, 'r': r4, 'note': n4}]) AS t(u)
+    FROM (SELECT entity_id, item, unit, fiscal_year,
+              unnest([{'fiscal_quarter': 1, 'r': r1, 'note': n1}, {'fiscal_quarter': 2, 'r': r2, 'note': n2},
+                      {'fiscal_quarter': 3, 'r': r3, 'note': n3}, {'fiscal_quarter': 4, 'r': r4, 'note': n4}]) AS u
+          FROM fourth)
     WHERE u.r IS NOT NULL OR u.note IS NOT NULL
 ), known AS (
     SELECT *, list_max(list_transform(r.parts, lambda p: p.accepted_at)) AS known_at
@@ -294,31 +295,55 @@ FROM q JOIN reports r
  AND (mode = 'latest' OR q.as_of IS NULL OR r.accepted_at <= q.as_of)
 GROUP BY q.question_no, r.unit;
 
--- For figures of one entity (a list of {concept, unit, period_start, period_end, value, accepted_at}: each
--- a value as known at some moment), the report that first gave each its current value: the earliest report,
--- under any of the line item's concepts, of the same value up to rounding (is_restatement false), after the
--- last report of the figure's own concept, up to the figure's own, that restated it. A later filing repeating
--- the value does not move it; a restatement does. One row per figure (part_no, 1-based) with `first`.
+-- Of the reports of one figure under a line item's concepts (structs with concept, value, filing_id, form and
+-- accepted_at, in order of acceptance and filing), the one that first gave p (the figure as known at p.accepted_at,
+-- under p.concept) its current value: the earliest, up to p's own, of the same value up to rounding (is_restatement
+-- false) after the last report of p's concept that restated it. A later filing repeating the value does not move
+-- it; a restatement does.
+CREATE OR REPLACE MACRO first_report(reports, p) AS
+    list_filter(reports, lambda rep: rep.accepted_at <= p.accepted_at AND NOT is_restatement(rep.value, p.value)
+        AND rep.accepted_at > coalesce(list_max(list_transform(list_filter(reports, lambda chg:
+            chg.accepted_at <= p.accepted_at AND chg.concept = p.concept AND is_restatement(chg.value, p.value)),
+            lambda chg: chg.accepted_at)), '-infinity'::TIMESTAMP))[1];
+
+-- For figures of one entity (a list of {concept, unit, period_start, period_end, value, accepted_at}: each a value
+-- as known at some moment), the report that first gave each its current value (first_report over the reports of
+-- the figure's period and unit under its own concept or any of `concepts`). One row per figure (part_no, 1-based)
+-- with `first`.
 CREATE OR REPLACE MACRO first_filings(parts, concepts := NULL, entity := NULL) AS TABLE
 WITH wanted AS (
     SELECT unnest(range(1, len(parts) + 1)) AS part_no, unnest(parts) AS p
-), versions AS (
-    SELECT w.part_no, w.p.value AS current, r.concept, r.value, r.filing_id, r.form, r.accepted_at,
-        r.concept = w.p.concept AND is_restatement(r.value, w.p.value) AS changed
+), found AS (
+    SELECT w.part_no, first_report(list({'concept': r.concept, 'value': r.value, 'filing_id': r.filing_id,
+        'form': r.form, 'accepted_at': r.accepted_at} ORDER BY r.accepted_at, r.filing_id), any_value(w.p)) AS first
     FROM wanted w JOIN reports r
       ON r.entity_id = entity AND r.unit = w.p.unit AND r.period_end = w.p.period_end
      AND r.period_start IS NOT DISTINCT FROM w.p.period_start
      AND (r.concept = w.p.concept OR list_contains(coalesce(concepts, []), r.concept))
-     AND r.accepted_at <= w.p.accepted_at
-), cut AS (
-    SELECT *, max(accepted_at) FILTER (changed) OVER (PARTITION BY part_no) AS changed_at FROM versions
+    GROUP BY w.part_no
 )
-SELECT part_no,
-    arg_min({'filing_id': filing_id, 'form': form, 'accepted_at': accepted_at, 'value': value, 'concept': concept},
-            (accepted_at, filing_id)) AS first
-FROM cut
-WHERE NOT is_restatement(value, current) AND (changed_at IS NULL OR accepted_at > changed_at)
-GROUP BY part_no;
+SELECT * FROM found WHERE first IS NOT NULL;
+
+-- One fact of an entity for exact dates (fact_start NULL for an instant), one row per unit: the value known at as_of
+-- (or as first reported, or newest) under the first of `concepts` that has one then, with its filing, and `first`:
+-- the report that first gave it that value (first_report). The single lookup behind store.fact.
+CREATE OR REPLACE MACRO fact_asof(entity, concepts, fact_start, fact_end, as_of := NULL, mode := 'as_of') AS TABLE
+WITH versions AS (
+    SELECT {'concept': concept, 'value': value, 'filing_id': filing_id, 'form': form, 'accepted_at': accepted_at} AS r,
+        unit, list_position(concepts, concept) AS rank, as_of IS NULL OR mode = 'latest' OR accepted_at <= as_of AS known
+    FROM reports
+    WHERE entity_id = entity AND list_contains(concepts, concept) AND period_end = fact_end
+      AND period_start IS NOT DISTINCT FROM fact_start
+), picked AS (
+    SELECT unit,
+        CASE WHEN mode = 'first' THEN arg_min(r, (rank, r.accepted_at, r.filing_id)) FILTER (known)
+             ELSE arg_max(r, (-rank, r.accepted_at, r.filing_id)) FILTER (known) END AS v,
+        list(r ORDER BY r.accepted_at, r.filing_id) AS reports
+    FROM versions GROUP BY unit
+)
+SELECT v.concept AS concept, unit, fact_start::DATE AS period_start, fact_end::DATE AS period_end, v.value AS value,
+    v.filing_id AS filing_id, v.form AS form, v.accepted_at AS accepted_at, first_report(reports, v) AS first
+FROM picked WHERE v IS NOT NULL;
 
 -- The currency an entity reports in: the ISO currency unit most of its monetary facts are given in (a foreign
 -- filer's USD convenience translations cover only some lines of some years).

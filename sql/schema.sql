@@ -131,6 +131,42 @@ CREATE TABLE IF NOT EXISTS chunks (
     PRIMARY KEY (doc_id, strategy, chunk_no)
 );
 
+-- The stored BM25 index of each strategy's chunks (factstore/text/postings.py), appended to as chunks are added.
+-- Its documents: a document's chunks have consecutive ids from first_chunk, in chunk_no order.
+CREATE TABLE IF NOT EXISTS bm25_docs (
+    strategy VARCHAR NOT NULL,
+    doc_id VARCHAR NOT NULL,
+    first_chunk INTEGER NOT NULL,
+    chunks INTEGER NOT NULL
+);
+
+-- Its chunks' token counts, in the text and in the header.
+CREATE TABLE IF NOT EXISTS bm25_chunks (
+    strategy VARCHAR NOT NULL,
+    chunk_id INTEGER NOT NULL,
+    text_len INTEGER NOT NULL,
+    header_len INTEGER NOT NULL
+);
+
+-- Its terms (ids unique across strategies), with the number of chunks whose text holds each and whose header or
+-- text does.
+CREATE TABLE IF NOT EXISTS bm25_terms (
+    strategy VARCHAR NOT NULL,
+    term_id INTEGER NOT NULL,
+    term VARCHAR NOT NULL,
+    df_text INTEGER NOT NULL,
+    df_all INTEGER NOT NULL
+);
+
+-- Its postings: how often a term occurs in a chunk's text and header; stored by term (a query reads its terms'
+-- row groups only).
+CREATE TABLE IF NOT EXISTS bm25_postings (
+    term_id INTEGER NOT NULL,
+    chunk_id INTEGER NOT NULL,
+    text_tf INTEGER NOT NULL,
+    header_tf INTEGER NOT NULL
+);
+
 -- The course's discrete quarterly revenue (millions), the reference for derived quarters.
 CREATE TABLE IF NOT EXISTS sales_reference (
     entity_id VARCHAR NOT NULL,

@@ -7,12 +7,17 @@ import random
 
 import bm25s
 import numpy as np
+import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
 from factstore.text import bm25 as bm25_module
+from factstore.text import tokenize as tokenize_module
 from factstore.text.bm25 import BM25
-from factstore.text.tokenize import STOPWORDS, normalize, tokenize, tokenize_many
+from factstore.text.search import NOTE_MARKS
+from factstore.text.tokenize import STOPWORDS, normalize, tokenize, tokenize_columns, tokenize_many
 
 _COMPANIES = ["Iberdrola", "Telefónica", "Inditex", "Repsol", "Ferrovial", "Apple", "Microsoft", "Alphabet"]
 _SPANISH = [
@@ -102,6 +107,42 @@ def test_queries_and_documents_are_treated_the_same() -> None:
     assert tokenize_many(texts) == [tokenize(t) for t in texts]
     docs = tokenize_many(["La compañía alcanzó un margen ÓPTIMO", "Revenue grew"])
     assert BM25(docs).top_k(tokenize("compania optimo"), 1)[0].tolist() == [0]
+
+
+# Tokenizing in columns gives tokenize()'s tokens
+
+# Pieces that stress the rule: accents composed and not, compatibility forms, Spanish and English stop words,
+# digits and underscores, capital sigmas (lower-cased by their neighbours), astral letters, digits and marks,
+# dotted capital I, punctuation beyond ASCII, note marks, NUL characters and line breaks.
+_PIECES = ["Óptimo", "ÉXITO", "año", "está", "Él", "the", "de", "la", "aren't", "3,5", "2023", "x_y", "ﬁnanciación",
+           "℃", "o\u0301ptimo", "\u0301", "ΑΣ", "ΟΔΟΣ", "Σ", "ς", "ϹΣ’Α", "’", "—", "…", "½", "x²", "İ", "ß", "ẞ",
+           "\U0001d400\U0001d7ce", "\U000110b9", "\U0001f600", "ǅungla", "\x00", "\n", " ", "\u00a0", "Ⅻ", "가",
+           "ajustado¹", "x³Σ", "⁹"]
+_TEXT = st.lists(st.one_of(st.sampled_from(_PIECES), st.text(max_size=6),
+                           st.text(st.characters(exclude_categories=()), max_size=3)), max_size=25).map("".join)
+
+
+@settings(max_examples=300)
+@given(st.lists(_TEXT, max_size=8))
+def test_columns_give_the_tokens_of_tokenize(texts: list[str]) -> None:
+    assert tokenize_many(texts) == [tokenize(t) for t in texts]
+    blanked = [t.translate(dict.fromkeys(map(ord, NOTE_MARKS), " ")) for t in texts]
+    assert tokenize_columns(texts, blank=NOTE_MARKS).lists() == [tokenize(t) for t in blanked]
+
+
+def test_columns_across_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(3)
+    texts = [*_fixture_texts(60), *("".join(rng.choices(_PIECES, k=rng.randint(0, 12))) for _ in range(200))]
+    monkeypatch.setattr(tokenize_module, "_BATCH_BYTES", 300)  # dozens of batches, their dictionaries unified
+    columns = tokenize_columns(texts)
+    assert columns.lists() == [tokenize(t) for t in texts]
+    assert columns.terms == list(dict.fromkeys(t for text in texts for t in tokenize(text)))  # first appearance
+    assert list(BM25(columns).vocab) == list(BM25([tokenize(t) for t in texts]).vocab)
+    assert tokenize_columns([]).lists() == []
+    # Arrow input as DuckDB and pandas give it: 32-bit offsets, several chunks, slices
+    chunked = pa.chunked_array([pa.array(texts[:100], pa.string()), pa.array(texts[100:], pa.string())])
+    assert tokenize_columns(chunked).lists() == columns.lists()
+    assert tokenize_columns(pa.array(texts).slice(5, 50)).lists() == columns.lists()[5:55]
 
 
 # BM25Okapi parity

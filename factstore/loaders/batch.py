@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
+
+Frame = pd.DataFrame | pa.Table  # SEC readers give Arrow (cheap to make per company); the store writes pandas
 
 ENTITY_COLUMNS = ["entity_id", "cik", "name", "tickers"]
 FILING_COLUMNS = ["filing_id", "entity_id", "form", "period_end", "filed", "accepted_at",
@@ -17,20 +20,28 @@ DOCUMENT_COLUMNS = ["doc_id", "entity_id", "issuer", "kind", "form", "period_end
                     "title", "raw"]
 
 
+_EMPTY: dict[str, pd.DataFrame] = {}
+
+
 def _empty(columns: list[str]) -> pd.DataFrame:
-    return pd.DataFrame({c: [] for c in columns})
+    """An empty frame of these columns, shared: batches replace their frames, never change them in place."""
+    key = ",".join(columns)
+    if key not in _EMPTY:
+        _EMPTY[key] = pd.DataFrame({c: [] for c in columns})
+    return _EMPTY[key]
 
 
 @dataclass
 class Batch:
-    """Rows for the store's tables from one source; `reports.row` points back into the source."""
+    """Rows for the store's tables from one source; `reports.row` points back into the source. Frames are
+    pandas or Arrow (see pandas()), replaced, never changed in place (empty ones are shared)."""
 
     source: str
     kind: str
-    entities: pd.DataFrame = field(default_factory=lambda: _empty(ENTITY_COLUMNS))
-    filings: pd.DataFrame = field(default_factory=lambda: _empty(FILING_COLUMNS))
-    reports: pd.DataFrame = field(default_factory=lambda: _empty(REPORT_COLUMNS))
-    documents: pd.DataFrame = field(default_factory=lambda: _empty(DOCUMENT_COLUMNS))
+    entities: Frame = field(default_factory=lambda: _empty(ENTITY_COLUMNS))
+    filings: Frame = field(default_factory=lambda: _empty(FILING_COLUMNS))
+    reports: Frame = field(default_factory=lambda: _empty(REPORT_COLUMNS))
+    documents: Frame = field(default_factory=lambda: _empty(DOCUMENT_COLUMNS))
     sales: pd.DataFrame | None = None
     source_of: dict[str, str] = field(default_factory=dict)  # table -> file it came from
     row_name: Callable[[Any], str] = str  # a `reports.row` as people find it in the source
@@ -44,12 +55,53 @@ class Batch:
         for name in ("entities", "filings", "reports", "documents"):
             mine, theirs = getattr(self, name), getattr(other, name)
             if len(theirs):
-                setattr(self, name, pd.concat([mine, theirs], ignore_index=True) if len(mine) else theirs)
-        self.entities = self.entities.drop_duplicates("entity_id", ignore_index=True)
+                setattr(self, name, _concat([mine, theirs], name) if len(mine) else theirs)
+        self.entities = _pandas(self.entities, "entities").drop_duplicates("entity_id", ignore_index=True)
         self.source_of.update(other.source_of)
         self.ingested += other.ingested
         self.stored_wins = self.stored_wins or other.stored_wins
         return self
+
+    def pandas(self) -> Batch:
+        """This batch with every frame in pandas, as the store writes them."""
+        return replace(self, **{name: _pandas(getattr(self, name), name)
+                                for name in ("entities", "filings", "reports", "documents")})
+
+    @classmethod
+    def combine(cls, batches: list[Batch]) -> Batch:
+        """Several companies' batches as one, in pandas (applied together); a filing or entity two of them give
+        is the first's, as if they were applied one after another."""
+        first = batches[0]
+        out = cls(source=f"{len(batches)} batches ({first.source}...)", kind=first.kind,
+                  stored_wins=any(b.stored_wins for b in batches))
+        for name, key in (("entities", "entity_id"), ("filings", "filing_id"), ("reports", None), ("documents", None)):
+            frames = [getattr(b, name) for b in batches if len(getattr(b, name))]
+            if frames:
+                frame = _concat(frames, name)
+                setattr(out, name, frame.drop_duplicates(key, ignore_index=True) if key else frame)
+        for b in batches:
+            out.source_of.update(b.source_of)
+            out.ingested += b.ingested
+        return out
+
+    def filing_ids(self) -> set[str]:
+        """The accessions this batch's facts belong to."""
+        ids = self.reports["filing_id"]
+        return set(ids.unique().to_pylist() if isinstance(ids, pa.ChunkedArray) else ids.unique())
+
+
+def _pandas(frame: Frame, name: str) -> pd.DataFrame:
+    """A frame in pandas (facts keep Arrow-backed columns: no copy, no Python objects)."""
+    if isinstance(frame, pd.DataFrame):
+        return frame
+    return frame.to_pandas(types_mapper=pd.ArrowDtype) if name == "reports" else frame.to_pandas()
+
+
+def _concat(frames: list[Frame], name: str) -> pd.DataFrame:
+    """Frames' rows as one pandas frame: Arrow ones are put together first, then converted once."""
+    if all(isinstance(f, pa.Table) for f in frames):
+        return _pandas(pa.concat_tables(frames, promote_options="permissive"), name)
+    return pd.concat([_pandas(f, name) for f in frames], ignore_index=True)
 
 
 @dataclass(frozen=True)

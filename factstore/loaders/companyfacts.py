@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import math
 import re
+import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import duckdb
 import numpy as np
 import orjson
 import pandas as pd
@@ -26,9 +29,9 @@ from factstore.timing import resolve_acceptances
 
 
 class Named(NamedTuple):
-    """A parsed JSON object with the name of where it came from (a cache file, a zip member)."""
+    """A JSON object, parsed or as bytes, with the name of where it came from (a cache file, a zip member)."""
 
-    data: dict[str, Any]
+    data: dict[str, Any] | bytes
     source: str
 
 
@@ -41,7 +44,7 @@ ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 def read_json(data: Json, name: str) -> tuple[dict[str, Any], str]:
     """A parsed JSON object and the name to report errors under."""
     if isinstance(data, Named):
-        return data.data, data.source
+        return (data.data if isinstance(data.data, dict) else _loads(data.data, data.source)), data.source
     if isinstance(data, dict):
         return data, f"<{name} dict>"
     path = Path(data)
@@ -50,6 +53,11 @@ def read_json(data: Json, name: str) -> tuple[dict[str, Any], str]:
         text = path.read_bytes()
     except OSError as exc:
         raise LoadError(source, f"cannot read: {exc.strerror or exc}") from exc
+    return _loads(text, source), source
+
+
+def _loads(text: bytes, source: str) -> dict[str, Any]:
+    """JSON text parsed: an object, else a LoadError naming where it breaks."""
     try:
         parsed = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
@@ -57,7 +65,7 @@ def read_json(data: Json, name: str) -> tuple[dict[str, Any], str]:
                         row=exc.lineno) from exc
     if not isinstance(parsed, dict):
         raise LoadError(source, f"expected a JSON object, got {type(parsed).__name__}")
-    return parsed, source
+    return parsed
 
 
 def read_cik(value: Any, source: str) -> int:
@@ -169,15 +177,9 @@ def _listed(parsed: dict[str, Any], source: str) -> list[tuple[Any, ...]]:
     return rows
 
 
-def pair_submissions(files: list[Json], submissions: list[Json]) -> list[tuple[Json, list[Named]]]:
-    """Each companyfacts file with its own company's submissions files (paged ones too), matched by CIK,
-    never by position; a submissions file of none of these companies is refused before anything loads."""
-    if not submissions:
-        return [(f, []) for f in files]
-    ciks = []
-    for f in files:  # read for the CIK only: the load reads the file again, so few are in memory at once
-        parsed, source = read_json(f, "companyfacts")
-        ciks.append(read_cik(parsed.get("cik"), source))
+def pair_submissions(ciks: list[int], submissions: list[Json]) -> list[list[Named]]:
+    """For each company (by CIK), its own submissions files (paged ones too) among those given, matched by CIK,
+    never by position; a submissions file of none of these companies is refused."""
     pages: dict[int, list[Named]] = {}
     for doc in submissions:
         named = Named(*read_json(doc, "submissions"))
@@ -187,44 +189,248 @@ def pair_submissions(files: list[Json], submissions: list[Json]) -> list[tuple[J
                                           f"companyfacts files given are of CIK {', '.join(map(str, ciks))}",
                             field="cik")
         pages.setdefault(cik, []).append(named)
-    return [(f, pages.get(cik, [])) for f, cik in zip(files, ciks, strict=True)]
+    return [pages.get(cik, []) for cik in ciks]
 
 
-REQUIRED = (("accn", "filing_id"), ("end", "period_end"), ("val", "value"), ("form", "form"), ("filed", "filed"))
+PARSE_SQL = Path(__file__).resolve().parents[2] / "sql" / "companyfacts.sql"
+GLOB = re.compile(r"[*?\[\]{}]")  # read_json would take such a name for a pattern
+DAY_TEXT = r'^"\d{4}-\d{2}-\d{2}"$'
+_local = threading.local()
+
+
+def _reader() -> duckdb.DuckDBPyConnection:
+    """This thread's in-memory DuckDB connection that reads companyfacts files (never the store)."""
+    con = getattr(_local, "con", None)
+    if con is None:
+        con = _local.con = duckdb.connect()
+        con.execute(PARSE_SQL.read_text())
+    return con
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """One companyfacts file, read and checked: its company, its facts, one Arrow row per value (concept, unit
+    and i, the value's place in its unit's list, name where it is in the file), and its accessions."""
+
+    source: str
+    cik: int
+    name: str | None
+    facts: pa.Table
+    filings: pa.Table  # its accessions: filing_id, form (most of their facts give it), filed, period_end
 
 
 def read_companyfacts(data: Json, submissions: Json | list[Json] | Submissions | None = None) -> Batch:
     """A batch from one companyfacts JSON: every reported value, none dropped, each with its filing;
     acceptance times come from the company's submissions (files, or read already), which must be its own."""
-    parsed, source = read_json(data, "companyfacts")
-    if "cik" not in parsed:
+    parsed = parse_companyfacts([data])[0]
+    if isinstance(parsed, LoadError):
+        raise parsed
+    return companyfacts_batch(parsed, submissions)
+
+
+def parse_companyfacts(items: list[Json]) -> list[Parsed | LoadError]:
+    """Companyfacts JSON (files, parsed objects or bytes) read together by DuckDB's JSON reader, its threads
+    sharing the files, into Arrow columns checked all at once; each item comes back as its Parsed or as the
+    LoadError naming the first place in it that is not as the SEC writes it."""
+    with tempfile.TemporaryDirectory(prefix="factstore-") as folder:
+        named: list[tuple[str, str] | LoadError] = []
+        for i, item in enumerate(items):
+            try:
+                named.append(_on_disk(item, Path(folder) / f"{i}.json"))
+            except LoadError as exc:
+                named.append(exc)
+        paths = list(dict.fromkeys(n[0] for n in named if not isinstance(n, LoadError)))
+        if not paths:
+            return named  # type: ignore[return-value]
+        try:
+            largest = max(16 << 20, 2 * max(Path(p).stat().st_size for p in paths))  # the reader's buffer
+            docs = _reader().sql("SELECT * FROM companyfacts_json(?, ?)", params=[paths, largest]).to_arrow_table()
+            read = _fact_columns(docs)
+        except duckdb.Error as exc:
+            if len(paths) > 1:  # which file it was
+                return [one for item in items for one in parse_companyfacts([item])]
+            return [n if isinstance(n, LoadError) else _refused(*n, exc) for n in named]
+        if read is None and len(paths) > 1:  # which file it was
+            return [one for item in items for one in parse_companyfacts([item])]
+        return _split(named, docs, read)
+
+
+def _on_disk(item: Json, spare: Path) -> tuple[str, str]:
+    """A file DuckDB can read for an item, and the name errors give it (objects and bytes are written out)."""
+    if isinstance(item, str | Path):
+        path, source = Path(item), str(item)
+        if not path.is_file():
+            read_json(path, "companyfacts")  # the LoadError saying why it cannot be read
+        if not GLOB.search(str(path.resolve())):
+            return str(path.resolve()), source
+        spare.write_bytes(path.read_bytes())
+        return str(spare), source
+    data, source = (item.data, item.source) if isinstance(item, Named) else (item, "<companyfacts dict>")
+    if isinstance(data, dict):
+        _check(data, source)  # in memory already: checked here, as orjson writes NaN as null
+    spare.write_bytes(data if isinstance(data, bytes) else orjson.dumps(data))
+    return str(spare), source
+
+
+def _split(named: list[tuple[str, str] | LoadError], docs: pa.Table,
+           read: tuple[pa.Table, np.ndarray, pa.Table] | None) -> list[Parsed | LoadError]:
+    """Each item's Parsed, or its LoadError, from the files as DuckDB read them (read: None where the one file
+    read has something wrong in it)."""
+    rows: dict[str, list[int]] = {}
+    for i, filename in enumerate(docs["filename"].to_pylist()):
+        rows.setdefault(filename, []).append(i)
+    ciks, names = (docs[c].to_pylist() for c in ("cik", "entity_name"))
+    out: list[Parsed | LoadError] = []
+    for item in named:
+        if isinstance(item, LoadError):
+            out.append(item)
+            continue
+        path, source = item
+        try:
+            found = rows.get(path, [])
+            if len(found) != 1 or read is None:  # none or two JSON texts in the file, or a bad value
+                _diagnose(path, source)
+                raise LoadError(source, "not companyfacts JSON as the SEC writes it")
+            doc = found[0]
+            cik, name = _identity(ciks[doc], names[doc], source)
+            columns, starts, filings = read
+            lo, hi = np.searchsorted(filings["file"].to_numpy(), [doc, doc + 1])
+            out.append(Parsed(source, cik, name, columns.slice(starts[doc], starts[doc + 1] - starts[doc]),
+                              filings.slice(lo, hi - lo).drop_columns(["file"])))
+        except LoadError as exc:
+            out.append(exc)
+    return out
+
+
+def _level(array: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """A list or map array's offsets (from 0) and the children they index."""
+    offsets = array.offsets.to_numpy()
+    children = array.values.slice(offsets[0], offsets[-1] - offsets[0])
+    return offsets - offsets[0], children
+
+
+def _fact_columns(docs: pa.Table) -> tuple[pa.Table, np.ndarray, pa.Table] | None:
+    """Every fact of every file as typed Arrow columns, the row each file's facts start at (and the end), and
+    each file's accessions; None where any file has something not as the SEC writes it: a null or empty name,
+    missing units, a null list or fact, a field of the wrong type, an impossible date, a start after its end."""
+    facts = docs["facts"].combine_chunks()
+    tax_at, taxonomies = _level(facts)        # file -> its taxonomies
+    concept_at, concepts = _level(taxonomies.field("value"))  # taxonomy -> its concepts
+    bodies = concepts.field("value")
+    units = bodies.field("units")
+    list_at, lists = _level(units)            # concept -> its unit lists
+    fact_at, rows = _level(lists.field("value"))  # unit list -> its facts
+    checks = [
+        facts.is_null(),
+        pc.or_(pc.equal(taxonomies.field("key"), ""), taxonomies.field("value").is_null()),
+        pc.or_kleene(pc.or_(pc.equal(concepts.field("key"), ""), bodies.is_null()), units.is_null()),
+        pc.or_(pc.equal(lists.field("key"), ""), lists.field("value").is_null()),
+        pc.invert(_facts_ok(rows)),
+    ]
+    if any(pc.any(pc.fill_null(flags, True)).as_py() for flags in checks if len(flags)):
+        return None
+    starts = fact_at[list_at[concept_at[tax_at]]]
+    # each fact's unit list, concept and taxonomy, as indexes into the level above
+    unit_of = np.repeat(np.arange(len(fact_at) - 1, dtype=np.int32), np.diff(fact_at))
+    concept_of = np.repeat(np.arange(len(list_at) - 1, dtype=np.int32), np.diff(list_at))
+    taxonomy_of = np.repeat(np.arange(len(concept_at) - 1, dtype=np.int32), np.diff(concept_at))
+    names = pc.binary_join_element_wise(taxonomies.field("key").take(taxonomy_of), concepts.field("key"), ":")
+    columns = pa.table({
+        "filing_id": _text(rows.field("accn")),
+        "concept": pa.DictionaryArray.from_arrays(pa.array(concept_of[unit_of]), names),
+        "unit": pa.DictionaryArray.from_arrays(pa.array(unit_of), lists.field("key")),
+        "i": pa.array(np.arange(len(rows), dtype=np.int32) - fact_at[unit_of].astype(np.int32)),
+        "period_start": _day(rows.field("start")), "period_end": _day(rows.field("end")),
+        "value": pc.cast(rows.field("val"), pa.float64()),
+        "form": _text(rows.field("form")), "filed": _day(rows.field("filed")),
+    })
+    keyed = columns.select(["filing_id", "form", "filed", "period_end"]).append_column(
+        "file", pa.array(np.repeat(np.arange(len(starts) - 1, dtype=np.int32), np.diff(starts))))
+    con = _reader()
+    con.register("_facts", keyed)
+    try:
+        filings = con.sql("SELECT * FROM companyfacts_filings('_facts')").to_arrow_table()
+    finally:
+        con.unregister("_facts")
+    return columns, starts, filings
+
+
+def _facts_ok(rows: pa.StructArray) -> pa.Array:
+    """Per fact, whether it is whole: text accn and form, ISO dates that exist, a finite number, start <= end."""
+    def text(field: str) -> pa.Array:
+        raw = rows.field(field)
+        return pc.and_kleene(pc.starts_with(raw, '"'), pc.greater(pc.binary_length(raw), 2))
+
+    def day(field: str) -> pa.Array:
+        return pc.match_substring_regex(rows.field(field), DAY_TEXT)
+
+    val, start = rows.field("val"), rows.field("start")
+    number = pc.match_substring_regex(val, r"^-?\d")
+    value = pc.cast(pc.if_else(number, val, "0"), pa.float64())
+    huge = pc.and_kleene(pc.match_substring_regex(val, r"^-?\d+$"), pc.greater_equal(pc.abs(value), 2.0**1023))
+    conditions = [pc.invert(rows.is_null()), text("accn"), text("form"), day("end"), day("filed"),
+                  pc.or_kleene(start.is_null(), day("start")), number, pc.is_finite(value),
+                  pc.invert(huge)]  # JSON integers beyond 1023 bits are refused, as Python's float() would
+    try:  # the regexes check the shape; the cast that a date exists (2020-02-30 does not)
+        conditions.append(pc.invert(pc.fill_null(pc.greater(_day(start), _day(rows.field("end"))), False)))
+    except pa.ArrowInvalid:
+        return pa.array(np.zeros(len(rows), bool))
+    ok = conditions[0]
+    for condition in conditions[1:]:
+        ok = pc.and_kleene(ok, condition)
+    return pc.fill_null(ok, False)
+
+
+def _day(raw: pa.Array) -> pa.Array:
+    """JSON date text ("2020-06-30") as a date column."""
+    return pc.cast(pc.utf8_slice_codeunits(raw, 1, 11), pa.date32())
+
+
+def _text(raw: pa.Array) -> pa.Array:
+    """JSON string text as plain text (escapes read, where there are any)."""
+    plain = pc.utf8_slice_codeunits(raw, 1, -1)
+    escaped = pc.match_substring(raw, "\\")
+    if not pc.any(escaped).as_py():
+        return plain
+    return pa.array([orjson.loads(r) if e else p for r, e, p in zip(raw.to_pylist(), escaped.to_pylist(),
+                                                                      plain.to_pylist(), strict=True)], pa.string())
+
+
+def _identity(cik: str | None, name: str | None, source: str) -> tuple[int, str | None]:
+    """A file's CIK and entityName, from their JSON text, checked."""
+    if cik is None:
         raise LoadError(source, "missing", field="cik")
-    cik = read_cik(parsed["cik"], source)
+    cik_value = read_cik(orjson.loads(cik), source)
+    name_value = orjson.loads(name) if name is not None else None
+    if name_value is not None and not isinstance(name_value, str):
+        raise LoadError(source, f"not text: {name_value!r}", field="entityName")
+    return cik_value, name_value
+
+
+def _refused(path: str, source: str, exc: duckdb.Error) -> LoadError:
+    """The LoadError for a file DuckDB could not read: the first bad place in it, or DuckDB's reason."""
+    try:
+        _diagnose(path, source)
+    except LoadError as found:
+        return found
+    reason = str(exc).strip().splitlines()[0]
+    return LoadError(source, f"not companyfacts JSON as the SEC writes it ({reason})")
+
+
+def companyfacts_batch(parsed: Parsed, submissions: Json | list[Json] | Submissions | None = None) -> Batch:
+    """The batch of one parsed companyfacts file: its filings, each in the form most of its facts give, with
+    acceptance times from the company's own submissions where given, and every fact, each with its filing's
+    form and acceptance time."""
+    source, cik, table = parsed.source, parsed.cik, parsed.facts
     entity_id = f"{cik:010d}"
-    name = parsed.get("entityName")
-    if name is not None and not isinstance(name, str):
-        raise LoadError(source, f"not text: {name!r}", field="entityName")
-    facts = parsed.get("facts")
-    if not isinstance(facts, dict):
-        raise LoadError(source, "missing or not an object", field="facts")
-    table, row_name = _fact_table(facts, source)
     if submissions is not None and not isinstance(submissions, Submissions):
         submissions = read_submissions(submissions)
     if submissions is not None and submissions.cik != cik:
         whose = f"of CIK {submissions.cik}" if submissions.cik else UNKNOWN
         raise LoadError(source, f"this file is of CIK {cik}; its submissions {', '.join(submissions.sources)} "
                                 f"are {whose}", field="cik")
-
-    # One row per accession: its form (the most common one its facts give), filing date and period.
-    counts = table.group_by(["filing_id", "form"]).aggregate([("value", "count")]).to_pydict()
-    form_of: dict[str, tuple[int, str]] = {}
-    for accn, form, n in zip(counts["filing_id"], counts["form"], counts["value_count"], strict=True):
-        form_of[accn] = min(form_of.get(accn, (0, form)), (-n, form))
-    spans = table.group_by("filing_id").aggregate([("filed", "min"), ("period_end", "max")]).to_pydict()
-    order = sorted(range(len(spans["filing_id"])), key=spans["filing_id"].__getitem__)
-    accns = [spans["filing_id"][i] for i in order]
-    filed = [spans["filed_min"][i] for i in order]
-    period_end = [spans["period_end_max"][i] for i in order]
+    accns, forms, filed, period_end = (parsed.filings[c].to_pylist() for c in ("filing_id", "form", "filed",
+                                                                                "period_end"))
     stamps: list[str | None] = [None] * len(accns)
     sources = [source] * len(accns)
     company: dict[str, Any] = {}
@@ -238,155 +444,113 @@ def read_companyfacts(data: Json, submissions: Json | list[Json] | Submissions |
                 stamps[i], filed[i] = stamp if isinstance(stamp, str) else None, day.date()
                 period_end[i] = date.fromisoformat(report_date) if isinstance(report_date, str) else period_end[i]
     times = resolve_acceptances(stamps, filed)
-    forms = [form_of[a][1] for a in accns]
     accepted = [t.at for t in times]
-    batch = Batch(source=source, kind="companyfacts", row_name=row_name, stored_wins=True)
-    batch.filings = pd.DataFrame({
-        "filing_id": accns, "form": forms, "filed": filed, "period_end": period_end,
-        "accepted_at": pd.Series(accepted, dtype="datetime64[us]"),
-        "accepted_precision": [t.precision for t in times], "accepted_note": [t.note for t in times],
-        "source": sources, "entity_id": entity_id})
+    batch = Batch(source=source, kind="companyfacts", row_name=_row_namer(table), stored_wins=True)
+    batch.filings = pa.table({
+        "filing_id": pa.array(accns, pa.string()), "form": pa.array(forms, pa.string()),
+        "filed": pa.array(filed, pa.date32()), "period_end": pa.array(period_end, pa.date32()),
+        "accepted_at": pa.array(accepted, pa.timestamp("us")),
+        "accepted_precision": pa.array([t.precision for t in times], pa.string()),
+        "accepted_note": pa.array([t.note for t in times], pa.string()),
+        "source": pa.array(sources, pa.string()), "entity_id": pa.array([entity_id] * len(accns), pa.string())})
     # each fact takes its filing's form and acceptance time
     at = pc.index_in(table["filing_id"], value_set=pa.array(accns, pa.string()))
     n = table.num_rows
-    batch.reports = (table.drop_columns(["form", "filed"])
-                     .append_column("form", pa.array(forms, pa.string()).take(at))
-                     .append_column("accepted_at", pa.array(accepted, pa.timestamp("us")).take(at))
-                     .append_column("entity_id", pa.DictionaryArray.from_arrays(
-                         pa.array(np.zeros(n, np.int32)), pa.array([entity_id])))
-                     .append_column("row", pa.array(np.arange(n)))
-                     .to_pandas(date_as_object=False))
-    batch.entities = entity_row(cik, name or company.get("name"), company)
+    batch.reports = pa.table({
+        **{c: table[c] for c in ("filing_id", "concept", "unit", "period_start", "period_end", "value")},
+        "form": pa.array(forms, pa.string()).take(at),
+        "accepted_at": pa.array(accepted, pa.timestamp("us")).take(at),
+        "entity_id": pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)), pa.array([entity_id])),
+        "row": pa.array(np.arange(n))})
+    batch.entities = entity_row(cik, parsed.name or company.get("name"), company)
     batch.source_of["reports"] = source
     return batch
 
 
-def entity_row(cik: int, name: str | None, company: dict[str, Any]) -> pd.DataFrame:
+def _row_namer(table: pa.Table) -> Callable[[int], str]:
+    """A function naming a fact row of a parsed file by its JSON path (facts.us-gaap.Revenues.units.USD[3])."""
+    def row_name(row: int) -> str:
+        concept, unit, i = (table[c][row].as_py() for c in ("concept", "unit", "i"))
+        return f"facts.{concept.replace(':', '.', 1)}.units.{unit}[{i}]"
+    return row_name
+
+
+def entity_row(cik: int, name: str | None, company: dict[str, Any]) -> pa.Table:
     """An SEC company as the one-row entities frame: 10-digit id, CIK, name, upper-case tickers and other
     names: the submissions' own name where it differs, and its former names (`company`: the submissions
     JSON's own fields, or {})."""
     former = [f.get("name") for f in company.get("formerNames") or [] if isinstance(f, dict)]
     others = [n for n in dict.fromkeys([company.get("name"), *former]) if isinstance(n, str) and n and n != name]
-    return pd.DataFrame({"entity_id": [f"{cik:010d}"], "cik": [cik], "name": [name],
-                         "tickers": [[t.upper() for t in company.get("tickers", []) if t]], "other_names": [others]})
+    names = pa.list_(pa.string())
+    return pa.table({"entity_id": pa.array([f"{cik:010d}"]), "cik": pa.array([cik], pa.int64()),
+                     "name": pa.array([name], pa.string()),
+                     "tickers": pa.array([[t.upper() for t in company.get("tickers", []) if t]], names),
+                     "other_names": pa.array([others], names)})
 
 
-def _unit_lists(facts: dict[str, Any], source: str) -> list[tuple[str, str, str, Any]]:
-    """(taxonomy, concept name, unit, list of facts) for every unit list, each level's type checked; a
-    concept's `units` must be an object (an empty one: no facts)."""
-    out = []
+REQUIRED = ("accn", "end", "val", "form", "filed")
+
+
+def _diagnose(path: str, source: str) -> None:
+    """Raise the LoadError naming the first place in a companyfacts file that is not as the SEC writes it
+    (the reader flagged one)."""
+    _check(read_json(Named(Path(path).read_bytes(), source), "companyfacts")[0], source)
+
+
+def _check(parsed: dict[str, Any], source: str) -> None:
+    """Raise the LoadError naming the first place in a parsed companyfacts object that is not as the SEC
+    writes it: a wrong type, a missing field or an impossible date, by its JSON path."""
+    if "cik" not in parsed:
+        raise LoadError(source, "missing", field="cik")
+    read_cik(parsed["cik"], source)
+    name = parsed.get("entityName")
+    if name is not None and not isinstance(name, str):
+        raise LoadError(source, f"not text: {name!r}", field="entityName")
+    facts = parsed.get("facts")
+    if not isinstance(facts, dict):
+        raise LoadError(source, "missing or not an object", field="facts")
     for taxonomy, by_name in facts.items():
         if not taxonomy or not isinstance(by_name, dict):
             raise LoadError(source, "an empty name" if not taxonomy else "not an object", field=f"facts.{taxonomy}")
         for name, body in by_name.items():
-            path = f"facts.{taxonomy}.{name}"
+            where = f"facts.{taxonomy}.{name}"
             if not name or not isinstance(body, dict):
-                raise LoadError(source, "an empty name" if not name else "not an object", field=path)
+                raise LoadError(source, "an empty name" if not name else "not an object", field=where)
             units = body.get("units")
             if not isinstance(units, dict):
                 raise LoadError(source, "missing" if units is None else "not an object of unit -> facts",
-                                field=f"{path}.units")
+                                field=f"{where}.units")
             for unit, values in units.items():
                 if not unit:
-                    raise LoadError(source, "an empty unit name", field=f"{path}.units")
-                out.append((taxonomy, name, unit, values))
-    return out
+                    raise LoadError(source, "an empty unit name", field=f"{where}.units")
+                if not isinstance(values, list):
+                    raise LoadError(source, "not a list of facts", field=f"{where}.units.{unit}")
+                for i, fact in enumerate(values):
+                    _check_fact(fact, source, f"{where}.units.{unit}[{i}]")
 
 
-def _fact_table(facts: dict[str, Any], source: str) -> tuple[pa.Table, Callable[[int], str]]:
-    """Every fact of a companyfacts `facts` object as one Arrow table, validated, and a function naming a
-    row by its JSON path. One pass per field over each unit list is much faster than one per fact."""
-    columns: dict[str, list[Any]] = {column: [] for _, column in REQUIRED}
-    starts: list[Any] = []
-    concepts: list[str] = []
-    units: list[str] = []
-    paths: list[str] = []
-    sizes: list[int] = []
-    for taxonomy, name, unit, values in _unit_lists(facts, source):
-        path = f"facts.{taxonomy}.{name}.units.{unit}"
-        try:
-            for key, column in REQUIRED:
-                columns[column] += [f[key] for f in values]
-            starts += [f.get("start") for f in values]
-        except (KeyError, TypeError, AttributeError):
-            _missing(values, source, path)
-        concepts.append(f"{taxonomy}:{name}")
-        units.append(unit)
-        paths.append(path)
-        sizes.append(len(values))
-    ends = np.cumsum(sizes)
-
-    def row_name(i: int) -> str:
-        group = int(np.searchsorted(ends, i, side="right"))
-        return f"{paths[group]}[{i - (ends[group] - sizes[group])}]"
-
-    group = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)
-    arrays = {"filing_id": _strings(columns["filing_id"], source, row_name, "accn"),
-              "concept": _dictionary(concepts, group), "unit": _dictionary(units, group),
-              "period_start": _days(starts, source, row_name, "start", required=False),
-              "period_end": _days(columns["period_end"], source, row_name, "end"),
-              "value": _numbers(columns["value"], source, row_name),
-              "form": _strings(columns["form"], source, row_name, "form"),
-              "filed": _days(columns["filed"], source, row_name, "filed")}
-    inverted = pc.fill_null(pc.greater(arrays["period_start"], arrays["period_end"]), False)
-    if pc.any(inverted).as_py():
-        i = pc.index(inverted, True).as_py()
-        raise LoadError(source, f"start {starts[i]} is after end {columns['period_end'][i]}",
-                        field=f"{row_name(i)}.start")
-    return pa.table(arrays), row_name
-
-
-def _numbers(values: list[Any], source: str, row_name: Callable[[int], str]) -> pa.Array:
-    """JSON numbers (not booleans) as a float column; the first that is not a finite number is named."""
-    bad = next((i for i, v in enumerate(values) if not _is_number(v)), None)
-    if bad is not None:
-        raise LoadError(source, f"not a number: {values[bad]!r}", field=f"{row_name(bad)}.val")
-    try:
-        return pa.array(values, pa.float64())
-    except pa.ArrowInvalid:  # an integer beyond 64 bits
-        return pa.array([float(v) for v in values], pa.float64())
-
-
-def _is_number(value: Any) -> bool:
-    return (type(value) is float and math.isfinite(value)) or (type(value) is int and value.bit_length() <= 1023)
-
-
-def _dictionary(names: list[str], group: np.ndarray) -> pa.DictionaryArray:
-    """One name per unit list, repeated for its facts, as a dictionary-encoded column."""
-    codes, distinct = pd.factorize(pd.Series(names, dtype=object))
-    return pa.DictionaryArray.from_arrays(pa.array(codes[group].astype(np.int32)), pa.array(list(distinct)))
-
-
-def _strings(values: list[Any], source: str, row_name: Callable[[int], str], key: str) -> pa.Array:
-    """Non-empty text as an Arrow column; the first bad value is named by its JSON path."""
-    try:
-        text = pa.array(values, pa.string())
-        if not text.null_count and (not len(text) or pc.min(pc.utf8_length(text)).as_py() > 0):
-            return text
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        pass
-    for i, v in enumerate(values):
-        if not isinstance(v, str) or not v:
-            raise LoadError(source, "missing" if v is None or v == "" else f"not text: {v!r}",
-                            field=f"{row_name(i)}.{key}")
-    raise AssertionError("no bad value found")
-
-
-def _days(values: list[Any], source: str, row_name: Callable[[int], str], key: str, required: bool = True
-          ) -> pa.Array:
-    """ISO dates (YYYY-MM-DD) as an Arrow date column; the first bad one is named by its JSON path."""
-    try:
-        days = pa.array(values, pa.string()).cast(pa.date32())
-        if not required or not days.null_count:
-            return days
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        pass
-    for i, v in enumerate(values):
-        if v is None and required:
-            raise LoadError(source, "missing", field=f"{row_name(i)}.{key}")
-        if v is not None and not _is_day(v):
-            raise LoadError(source, f"not an ISO date: {v!r}", field=f"{row_name(i)}.{key}")
-    raise AssertionError("no bad date found")
+def _check_fact(fact: Any, source: str, where: str) -> None:
+    """Raise the LoadError for what is wrong with one fact, if anything."""
+    if not isinstance(fact, dict):
+        raise LoadError(source, "not an object", field=where)
+    for key in REQUIRED:
+        if key not in fact:
+            raise LoadError(source, "missing", field=f"{where}.{key}")
+    for key in ("accn", "form"):
+        value = fact[key]
+        if not isinstance(value, str) or not value:
+            raise LoadError(source, "missing" if value is None or value == "" else f"not text: {value!r}",
+                            field=f"{where}.{key}")
+    for key in ("start", "end", "filed"):
+        value = fact.get(key)
+        if (value is not None or key != "start") and not _is_day(value):
+            raise LoadError(source, "missing" if value is None else f"not an ISO date: {value!r}",
+                            field=f"{where}.{key}")
+    value = fact["val"]
+    if not ((type(value) is float and math.isfinite(value)) or (type(value) is int and value.bit_length() <= 1023)):
+        raise LoadError(source, f"not a number: {value!r}", field=f"{where}.val")
+    if fact.get("start") is not None and fact["start"] > fact["end"]:
+        raise LoadError(source, f"start {fact['start']} is after end {fact['end']}", field=f"{where}.start")
 
 
 def _is_day(value: Any) -> bool:
@@ -403,16 +567,3 @@ def _is_stamp(value: Any) -> bool:
         return isinstance(value, str) and pd.Timestamp(value) is not pd.NaT
     except ValueError:
         return False
-
-
-def _missing(values: Any, source: str, path: str) -> None:
-    """Raise for the first fact of a unit list that lacks a required field."""
-    if not isinstance(values, list):
-        raise LoadError(source, "not a list of facts", field=path)
-    for i, fact in enumerate(values):
-        if not isinstance(fact, dict):
-            raise LoadError(source, "not an object", field=f"{path}[{i}]")
-        for key, _ in REQUIRED:
-            if key not in fact:
-                raise LoadError(source, "missing", field=f"{path}[{i}].{key}")
-    raise AssertionError("no missing field found")

@@ -22,7 +22,16 @@ import pandas as pd
 
 from factstore.errors import LoadError
 from factstore.loaders.batch import Batch
-from factstore.loaders.companyfacts import Json, Named, Submissions, entity_row, read_companyfacts
+from factstore.loaders.companyfacts import (
+    CIK_NAME,
+    Json,
+    Named,
+    Parsed,
+    Submissions,
+    companyfacts_batch,
+    entity_row,
+    read_companyfacts,
+)
 from factstore.timing import resolve_acceptances
 
 if TYPE_CHECKING:
@@ -42,11 +51,14 @@ def already(store: FactStore, item: str, token: str) -> bool:
     return len(store.sql("SELECT 1 FROM ingested WHERE item = ? AND digest = ?", [item, token])) > 0
 
 
-def settled(store: FactStore, listed: pd.DataFrame, batch: Batch, entity_id: str, today: date) -> list[str]:
-    """Accessions whose facts a later `update` need not fetch: loaded now or before, without XBRL, or old
+def stored_accessions(store: FactStore, entity_id: str) -> set[str]:
+    """The accessions an entity has facts of in the store."""
+    return set(store.sql("SELECT DISTINCT filing_id FROM reports WHERE entity_id = ?", [entity_id])["filing_id"])
+
+
+def settled(listed: pd.DataFrame, loaded: set[str], today: date) -> list[str]:
+    """Accessions whose facts a later `update` need not fetch: loaded (now or before), without XBRL, or old
     enough that companyfacts would already carry them (a stored document does not settle its facts)."""
-    loaded = set(batch.reports["filing_id"]) | set(store.sql(
-        "SELECT DISTINCT filing_id FROM reports WHERE entity_id = ?", [entity_id])["filing_id"])
     old = listed["filed"] < pd.Timestamp(today - timedelta(days=SETTLED_DAYS))
     keep = listed["filing_id"].isin(loaded) | ~listed["is_xbrl"] | old
     return sorted(listed.loc[keep, "filing_id"])
@@ -74,11 +86,12 @@ def listed_filings(submissions: Submissions) -> pd.DataFrame:
     return listed
 
 
-def company_batch(facts: Json, submissions: Submissions | None, item: str, token: str) -> Batch:
+def company_batch(facts: Json | Parsed, submissions: Submissions | None, item: str, token: str) -> Batch:
     """One company's facts (with its submissions for acceptance times), logged as `item` at `token`."""
-    batch = read_companyfacts(facts, submissions)
+    batch = companyfacts_batch(facts, submissions) if isinstance(facts, Parsed) else read_companyfacts(
+        facts, submissions)
     batch.kind = "sec"
-    batch.ingested.append((item, token, str(batch.entities["entity_id"].iloc[0])))
+    batch.ingested.append((item, token, batch.entities["entity_id"][0].as_py()))
     return batch
 
 
@@ -129,22 +142,29 @@ def choose(listed: pd.DataFrame, forms: list[str] | None, since: Any, until: Any
 
 @dataclass(frozen=True)
 class Member:
-    """One company's companyfacts in a bulk zip: its name and a token that changes when its content does."""
+    """One company's companyfacts in a bulk zip: its name, a token that changes when its content does, and
+    its size unpacked."""
 
     name: str
     token: str
     path: str  # inside the archive
+    size: int
 
 
 class BulkArchive:
-    """companyfacts.zip (and optionally submissions.zip) read member by member; nothing is unpacked to disk."""
+    """companyfacts.zip (and optionally submissions.zip) read member by member; nothing is unpacked to disk
+    but the members being read."""
 
     def __init__(self, path: str | Path, submissions: str | Path | None = None) -> None:
         self.path, self.submissions = Path(path), Path(submissions) if submissions else None
         self._facts = _open_zip(self.path)
         self._subs = _open_zip(self.submissions) if self.submissions else None
-        self._sub_names = set(self._subs.namelist()) if self._subs else set()
-        self.members = [Member(Path(i.filename).name, f"crc32:{i.CRC:08x}:{i.file_size}", i.filename)
+        self._pages: dict[str, list[str]] = {}  # CIK##########.json -> its company's submissions members
+        for name in sorted(self._subs.namelist()) if self._subs else []:
+            found = CIK_NAME.search(Path(name).name)
+            if found:
+                self._pages.setdefault(f"CIK{found.group(1)}.json", []).append(name)
+        self.members = [Member(Path(i.filename).name, f"crc32:{i.CRC:08x}:{i.file_size}", i.filename, i.file_size)
                         for i in sorted(self._facts.infolist(), key=lambda i: i.filename)
                         if MEMBER.fullmatch(Path(i.filename).name)]
 
@@ -156,13 +176,18 @@ class BulkArchive:
         if self._subs:
             self._subs.close()
 
-    def read(self, member: Member) -> tuple[Named, list[Named]]:
-        """A member's companyfacts and its company's submissions files, parsed; LoadError when not whole JSON."""
-        stem = member.name.removesuffix(".json")
-        pages = sorted(n for n in self._sub_names
-                       if Path(n).name == member.name or Path(n).name.startswith(f"{stem}-submissions-"))
-        facts = _member_json(self._facts, self.path, member.path)
-        return facts, [_member_json(self._subs, self.submissions, n) for n in pages] if self._subs else []
+    def facts(self, member: Member) -> Named:
+        """A member's companyfacts JSON, as bytes; LoadError when the archive cannot give it whole."""
+        source = f"{self.path}!{member.path}"
+        try:
+            return Named(self._facts.read(member.path), source)
+        except (BadZipFile, OSError, EOFError, zlib.error) as exc:
+            raise LoadError(source, f"cannot read the member: {exc}") from exc
+
+    def pages(self, member: Member) -> list[Named]:
+        """The member's company's submissions files (main and paged), parsed."""
+        return [_member_json(self._subs, self.submissions, n) for n in self._pages.get(member.name, [])] \
+            if self._subs else []
 
 
 def _open_zip(path: Path) -> ZipFile:
@@ -189,7 +214,7 @@ def payload_item(kind: str, cik: int) -> str:
     return f"{kind}:CIK{cik:010d}.json"
 
 
-def companyfacts_payload(client: SecClient, cik: int) -> tuple[Named, str]:
-    """A company's companyfacts, parsed and named by its cache file, and the payload's digest."""
-    facts, path = client.companyfacts(cik)
-    return Named(facts, str(path)), digest(path.read_bytes())
+def companyfacts_payload(client: SecClient, cik: int) -> tuple[Path, str]:
+    """A company's companyfacts, as its cache file, and the payload's digest."""
+    _, path = client.companyfacts(cik)
+    return path, digest(path.read_bytes())

@@ -6,15 +6,16 @@ transaction, so an interrupted run resumes where it stopped and nothing is loade
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from factstore.errors import FactstoreError
+from factstore.errors import FactstoreError, LoadError
 from factstore.loaders.batch import Batch, LoadReport
-from factstore.loaders.companyfacts import Named, Submissions, read_submissions
+from factstore.loaders.companyfacts import Json, Named, Submissions, parse_companyfacts, read_submissions
 from factstore.progress import progress_bar
 from factstore.sec.client import FetchError, SecClient
 from factstore.sec.ingest import (
@@ -28,6 +29,7 @@ from factstore.sec.ingest import (
     listed_filings,
     payload_item,
     settled,
+    stored_accessions,
     wanted_documents,
 )
 
@@ -91,7 +93,8 @@ def fetch_companyfacts(store: FactStore, client: SecClient, companies: str | int
                 if exc.status != 404:
                     raise
                 submissions = None
-            report = _load_company(store, facts, submissions, payload_item("companyfacts", cik), token, f"CIK {cik}")
+            report = _load_company(store, cik, facts, submissions, payload_item("companyfacts", cik), token,
+                                   f"CIK {cik}")
             if submissions is None:
                 report = replace(report, note="; ".join(filter(None, (report.note, NO_SUBMISSIONS))))
             return report
@@ -99,16 +102,16 @@ def fetch_companyfacts(store: FactStore, client: SecClient, companies: str | int
     return reports
 
 
-def _load_company(store: FactStore, facts: Named, submissions: Submissions | None, item: str, token: str, name: str,
-                  extra: Batch | None = None) -> LoadReport:
+def _load_company(store: FactStore, cik: int, facts: Json, submissions: Submissions | None, item: str, token: str,
+                  name: str, extra: Batch | None = None) -> LoadReport:
     """A company's new facts (and `extra` rows) in one transaction, with marks for the accessions its
     submissions list that need no fetching again; an unchanged payload is not parsed again."""
     unchanged = already(store, item, token)
     batch = Batch(source=name, kind="sec") if unchanged else company_batch(facts, submissions, item, token)
-    entity_id = f"{int(facts.data['cik']):010d}"
+    entity_id = f"{cik:010d}"
     if submissions is not None:
-        batch.ingested += [(a, "", entity_id)
-                           for a in settled(store, submissions.filings, batch, entity_id, _today())]
+        loaded = batch.filing_ids() | stored_accessions(store, entity_id)
+        batch.ingested += [(a, "", entity_id) for a in settled(submissions.filings, loaded, _today())]
     if extra is not None:
         batch.extend(extra)
     report = replace(store.apply(batch), source=name)
@@ -163,21 +166,98 @@ def _chunk_new(store: FactStore) -> None:
 
 def load_bulk(store: FactStore, path: str | Path, *, submissions: str | Path | None = None,
               progress: bool | None = None, say: Say | None = None) -> list[LoadReport]:
-    """Load the SEC's companyfacts.zip member by member, one transaction per company; members loaded
-    before (same name and CRC) are skipped unread, so an interrupted load resumes. A member that is not
+    """Load the SEC's companyfacts.zip: members read in groups (DuckDB parses a group's files in parallel, while
+    the group before is written), each group written in one transaction with a LoadReport per company. Members
+    loaded before (same name and CRC) are skipped unread, so an interrupted load resumes; a member that is not
     whole JSON, or holds a bad value, is reported by name and skipped."""
-    reports = []
-    with BulkArchive(path, submissions) as archive:
-        for member in progress_bar(archive.members, desc=Path(path).name, unit="company", progress=progress):
-            def work(member: Member = member) -> LoadReport:
-                item = f"bulk:{member.name}"
-                if already(store, item, member.token):  # skipped unread
-                    return LoadReport(member.name, 0, 0, 0, 0, note="unchanged since it was loaded")
-                facts, pages = archive.read(member)
-                submissions = read_submissions(pages) if pages else None
-                return _load_company(store, facts, submissions, item, member.token, member.name)
-            reports.append(_run(member.name, work, True, say))
-    return reports
+    done = set(store.sql("SELECT item, digest FROM ingested WHERE item LIKE 'bulk:%'").itertuples(index=False))
+    reports: dict[str, LoadReport] = {}
+    with BulkArchive(path, submissions) as archive, ThreadPoolExecutor(1) as reader, progress_bar(
+            total=len(archive.members), desc=Path(path).name, unit="company", progress=progress) as bar:
+        todo = []
+        for member in archive.members:
+            if (f"bulk:{member.name}", member.token) in done:  # skipped unread
+                reports[member.name] = _said(LoadReport(member.name, 0, 0, 0, 0,
+                                                        note="unchanged since it was loaded"), say)
+                bar.update()
+            else:
+                todo.append(member)
+        groups = list(_groups(todo))
+        ahead = reader.submit(_read_group, archive, groups[0]) if groups else None
+        for i in range(len(groups)):
+            read = ahead.result()
+            ahead = reader.submit(_read_group, archive, groups[i + 1]) if i + 1 < len(groups) else None
+            for report in _write_group(store, read):
+                reports[report.source] = _said(report, say)
+                bar.update()
+    return [reports[m.name] for m in archive.members]
+
+
+GROUP_BYTES = 256 * 2**20  # a group's JSON, unpacked
+GROUP_COMPANIES = 512
+
+
+def _groups(members: list[Member]) -> Iterator[list[Member]]:
+    """Members in groups of 1, 1, 2, 4... companies, at most GROUP_COMPANIES and GROUP_BYTES of JSON: the first
+    companies land at once, and a long run pays a transaction's fixed costs once per group."""
+    sizes, group, total = iter([1, *(min(2**k, GROUP_COMPANIES) for k in range(64))]), [], 0
+    size = next(sizes)
+    for member in members:
+        if group and (len(group) >= size or total + member.size > GROUP_BYTES):
+            yield group
+            size, group, total = next(sizes, GROUP_COMPANIES), [], 0
+        group.append(member)
+        total += member.size
+    if group:
+        yield group
+
+
+def _read_group(archive: BulkArchive, group: list[Member]) -> list[tuple[Member, Batch | LoadError]]:
+    """Each member of a group as its company's batch (facts with its submissions), or the LoadError saying why
+    it is not loaded."""
+    items: list[tuple[Member, Named | LoadError]] = []
+    for member in group:
+        try:
+            items.append((member, archive.facts(member)))
+        except LoadError as exc:
+            items.append((member, exc))
+    parsed = iter(parse_companyfacts([item for _, item in items if not isinstance(item, LoadError)]))
+    out: list[tuple[Member, Batch | LoadError]] = []
+    for member, item in items:
+        facts = item if isinstance(item, LoadError) else next(parsed)
+        try:
+            if isinstance(facts, LoadError):
+                raise facts
+            pages = archive.pages(member)
+            subs = read_submissions(pages) if pages else None
+            batch = company_batch(facts, subs, f"bulk:{member.name}", member.token)
+            if subs is not None:
+                entity_id = f"{facts.cik:010d}"
+                batch.ingested += [(a, "", entity_id) for a in settled(subs.filings, batch.filing_ids(), _today())]
+            out.append((member, batch))
+        except LoadError as exc:
+            out.append((member, exc))
+    return out
+
+
+def _write_group(store: FactStore, read: list[tuple[Member, Batch | LoadError]]) -> list[LoadReport]:
+    """A group's companies written in one transaction; where that fails, one by one, so that only the
+    company at fault is reported failed."""
+    batches = [(m, b) for m, b in read if isinstance(b, Batch)]
+    failed = [LoadReport(m.name, 0, 0, 0, 0, error=str(b)) for m, b in read if isinstance(b, LoadError)]
+    try:
+        written = store.apply_many([b for _, b in batches])
+    except FactstoreError as exc:
+        if len(batches) > 1:
+            return failed + [r for m, b in batches for r in _write_group(store, [(m, b)])]
+        written = [LoadReport("", 0, 0, 0, 0, error=str(exc))]
+    return failed + [replace(r, source=m.name) for (m, _), r in zip(batches, written, strict=True)]
+
+
+def _said(report: LoadReport, say: Say | None) -> LoadReport:
+    if say:
+        say(describe(report))
+    return report
 
 
 def update(store: FactStore, client: SecClient, companies: str | int | Iterable[str | int] | None = None, *,
@@ -213,9 +293,10 @@ def _update_one(store: FactStore, client: SecClient, cik: int) -> LoadReport:
     documents, failed = _documents(store, client, cik, submissions.company, wanted)
     if new["is_xbrl"].any():
         facts, token = companyfacts_payload(client, cik)
-        report = _load_company(store, facts, submissions, payload_item("companyfacts", cik), token, f"CIK {cik}",
-                               extra=documents)
+        report = _load_company(store, cik, facts, submissions, payload_item("companyfacts", cik), token,
+                               f"CIK {cik}", extra=documents)
     else:
-        documents.ingested += [(a, "", entity_id) for a in settled(store, listed, documents, entity_id, _today())]
+        loaded = documents.filing_ids() | stored_accessions(store, entity_id)
+        documents.ingested += [(a, "", entity_id) for a in settled(listed, loaded, _today())]
         report = replace(store.apply(documents), source=f"CIK {cik}")
     return replace(report, error="; ".join(failed) or None)

@@ -1,5 +1,7 @@
-"""BM25 over tokenized chunks: precomputed (term, document) weights in a compressed sparse row layout (numpy
-arrays, one row of postings per term; scipy is not a dependency), so a query's scores are a sum of a few rows.
+"""BM25 over tokenized chunks. Scorer is what every index shares: idf from document frequencies, the postings'
+weights, a query's scores as the sum of its terms' postings, the top k. BM25 holds precomputed (term, document)
+weights in memory in a compressed sparse row layout (numpy arrays, one row of postings per term; scipy is not a
+dependency); factstore.text.postings reads a stored index's postings one query at a time.
 
 idf="okapi" scores as rank_bm25's BM25Okapi (the course baseline), to the last bit: idf = log(N - n + 0.5) -
 log(n + 0.5), and terms with a negative idf (in more than half the documents) get epsilon x the mean idf of all
@@ -17,61 +19,61 @@ from itertools import chain
 import numpy as np
 import pandas as pd
 
+from factstore.text.tokenize import Tokens
+
 IDFS = ("okapi", "lucene")
 _DENSE_SHARE = 8  # a query reading more than N / 8 postings is scored densely (faster than sorting them)
 _BLOCK_POSTINGS = 1 << 16  # postings sorted together when scoring several light queries sparsely
 
 
-class BM25:
-    """A BM25 index over corpus_tokens (one token list per document)."""
+class Scorer:
+    """BM25 scores and top-k selection from document lengths and per-term document frequencies; a subclass says
+    how a query's terms and their postings are found (in memory, or read from a store)."""
 
-    def __init__(self, corpus_tokens: list[list[str]], *, k1: float = 1.5, b: float = 0.75,
+    def __init__(self, doc_len: np.ndarray, doc_freq: np.ndarray, *, k1: float = 1.5, b: float = 0.75,
                  epsilon: float = 0.25, idf: str = "okapi") -> None:
         if idf not in IDFS:
             raise ValueError(f"idf must be one of {IDFS}, not {idf!r}")
-        n_docs = len(corpus_tokens)
+        n_docs = len(doc_len)
         if n_docs == 0:
             raise ValueError("cannot index an empty corpus")
         self.k1, self.b, self.epsilon, self.idf_kind = k1, b, epsilon, idf
         self.n_docs = n_docs
-        doc_len = np.fromiter(map(len, corpus_tokens), dtype=np.int64, count=n_docs)
-        n_tokens = int(doc_len.sum())
-        self.avgdl = n_tokens / n_docs
-        # Term ids in order of first appearance, like rank_bm25's dict (its mean idf adds in that order).
-        flat = np.fromiter(chain.from_iterable(corpus_tokens), dtype=object, count=n_tokens)
-        codes, terms = pd.factorize(flat)
-        del flat
-        self.vocab: dict[str, int] = dict(zip(terms.tolist(), range(len(terms)), strict=True))
-        # Distinct (term, document) pairs sorted by term then document, with their term frequencies.
-        pairs = codes * n_docs + np.repeat(np.arange(n_docs), doc_len)
-        del codes
-        pairs.sort()
-        first = np.empty(len(pairs), dtype=bool)
-        first[:1] = True
-        np.not_equal(pairs[1:], pairs[:-1], out=first[1:])
-        starts = np.flatnonzero(first)
-        tf = np.diff(starts, append=len(pairs)).astype(np.float64)
-        term, doc = np.divmod(pairs[starts], n_docs)
-        del pairs, first, starts
-        self.doc_freq = np.bincount(term, minlength=len(terms))
-        self.indptr = np.concatenate([[0], np.cumsum(self.doc_freq)])
-        self.indices = doc.astype(np.int32 if n_docs < 2**31 else np.int64)
+        self.avgdl = int(doc_len.sum()) / n_docs
+        self.doc_freq = doc_freq
         self.idf = self._idf()
-        # The operations of BM25Okapi.get_scores, in its order: the weights agree to the last bit.
-        norm = k1 * (1 - b + b * doc_len / self.avgdl)
-        self.weights = self.idf[term] * (tf * (k1 + 1) / (tf + norm[doc]))
+        self._norm = k1 * (1 - b + b * doc_len / self.avgdl)
 
     def _idf(self) -> np.ndarray:
-        """Per-term idf, with math.log per distinct document frequency as rank_bm25 computes it."""
-        dfs, inverse = np.unique(self.doc_freq, return_inverse=True)
+        """Per-term idf, with math.log per distinct document frequency as rank_bm25 computes it; 0 for a term
+        no document holds (the corpus does not know it)."""
+        present = self.doc_freq > 0
+        dfs, inverse = np.unique(self.doc_freq[present], return_inverse=True)
         n = self.n_docs
         if self.idf_kind == "lucene":
-            return np.array([math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in dfs.tolist()])[inverse]
-        idf = np.array([math.log(n - df + 0.5) - math.log(df + 0.5) for df in dfs.tolist()])[inverse]
-        # rank_bm25 adds idf_sum += idf term by term; cumsum adds in that same sequence.
-        average_idf = float(np.cumsum(idf)[-1]) / len(idf)
-        idf[idf < 0] = self.epsilon * average_idf
-        return idf
+            idf = np.array([math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in dfs.tolist()])[inverse]
+        else:
+            idf = np.array([math.log(n - df + 0.5) - math.log(df + 0.5) for df in dfs.tolist()])[inverse]
+            if len(idf):
+                # rank_bm25 adds idf_sum += idf term by term; cumsum adds in that same sequence.
+                average_idf = float(np.cumsum(idf)[-1]) / len(idf)
+                idf[idf < 0] = self.epsilon * average_idf
+        out = np.zeros(len(self.doc_freq))
+        out[present] = idf
+        return out
+
+    def _weights(self, terms: np.ndarray, docs: np.ndarray, tf: np.ndarray) -> np.ndarray:
+        """The postings' BM25 weights, with the operations of BM25Okapi.get_scores in its order (equal to the
+        last bit)."""
+        return self.idf[terms] * (tf * (self.k1 + 1) / (tf + self._norm[docs]))
+
+    def _term_ids(self, query_tokens: list[str]) -> list[int]:
+        """Term ids of the query's tokens in order, repeats kept, unknown tokens dropped."""
+        raise NotImplementedError
+
+    def _postings(self, terms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Documents and weights of the terms' postings, term after term, and each term's posting count."""
+        raise NotImplementedError
 
     def scores(self, query_tokens: list[str]) -> np.ndarray:
         """The BM25 score of every document for the query (a repeated token counts again), float64."""
@@ -95,23 +97,13 @@ class BM25:
             indices[i], scores[i] = idx, val
         return indices, scores
 
-    def _term_ids(self, query_tokens: list[str]) -> list[int]:
-        """Term ids of the query's tokens in order, repeats kept, unknown tokens dropped."""
-        return [self.vocab[t] for t in query_tokens if t in self.vocab]
-
-    def _postings(self, terms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Documents and weights of the terms' postings, term after term, and each term's posting count."""
-        lo = self.indptr[terms]
-        lengths = self.indptr[terms + 1] - lo
-        pos = np.arange(lengths.sum()) + np.repeat(lo - np.cumsum(lengths) + lengths, lengths)
-        return self.indices[pos], self.weights[pos], lengths
-
     def _dense(self, terms: list[int]) -> np.ndarray:
         """Scores of all documents: the terms' weights added term after term, as BM25Okapi adds them."""
         out = np.zeros(self.n_docs)
-        for term in terms:
-            lo, hi = self.indptr[term], self.indptr[term + 1]
-            out[self.indices[lo:hi]] += self.weights[lo:hi]
+        docs, weights, lengths = self._postings(np.asarray(terms, dtype=np.int64))
+        ends = np.cumsum(lengths)
+        for lo, hi in zip((ends - lengths).tolist(), ends.tolist(), strict=True):
+            out[docs[lo:hi]] += weights[lo:hi]
         return out
 
     def _top_k(self, queries: list[list[int]], k: int, mask: np.ndarray | None) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -154,6 +146,58 @@ class BM25:
         scores[docs] = sums
         candidates = np.arange(self.n_docs) if mask is None else np.flatnonzero(mask)
         return _select(candidates, scores[candidates], k)
+
+
+class BM25(Scorer):
+    """A BM25 index in memory over corpus_tokens (one token list per document, or tokenize_columns' output):
+    precomputed weights in a compressed sparse row layout, one row of postings per term."""
+
+    def __init__(self, corpus_tokens: list[list[str]] | Tokens, *, k1: float = 1.5, b: float = 0.75,
+                 epsilon: float = 0.25, idf: str = "okapi") -> None:
+        tokens = corpus_tokens if isinstance(corpus_tokens, Tokens) else _columns(corpus_tokens)
+        n_docs = len(tokens.lengths)
+        # Distinct (term, document) pairs sorted by term then document, with their term frequencies.
+        pairs, tf = distinct_counts(tokens.ids.astype(np.int64) * n_docs + np.repeat(np.arange(n_docs), tokens.lengths))
+        term, doc = np.divmod(pairs, n_docs)
+        del pairs
+        super().__init__(tokens.lengths, np.bincount(term, minlength=len(tokens.terms)), k1=k1, b=b,
+                         epsilon=epsilon, idf=idf)
+        self.vocab: dict[str, int] = dict(zip(tokens.terms, range(len(tokens.terms)), strict=True))
+        self.indptr = np.concatenate([[0], np.cumsum(self.doc_freq)])
+        self.indices = doc.astype(np.int32 if n_docs < 2**31 else np.int64)
+        self.weights = self._weights(term, doc, tf.astype(np.float64))
+
+    def _term_ids(self, query_tokens: list[str]) -> list[int]:
+        return [self.vocab[t] for t in query_tokens if t in self.vocab]
+
+    def _postings(self, terms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        lo = self.indptr[terms]
+        lengths = self.indptr[terms + 1] - lo
+        pos = runs(lo, lengths)
+        return self.indices[pos], self.weights[pos], lengths
+
+
+def _columns(corpus_tokens: list[list[str]]) -> Tokens:
+    """Token lists as Tokens: term ids in order of first appearance, like rank_bm25's dict (its mean idf adds in
+    that order)."""
+    lengths = np.fromiter(map(len, corpus_tokens), dtype=np.int64, count=len(corpus_tokens))
+    flat = np.fromiter(chain.from_iterable(corpus_tokens), dtype=object, count=int(lengths.sum()))
+    codes, terms = pd.factorize(flat)
+    return Tokens(codes.astype(np.int32), lengths, terms.tolist())
+
+
+def distinct_counts(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of keys (sorted in place), ascending, and how often each occurs."""
+    keys.sort()
+    repeats = np.flatnonzero(keys[1:] == keys[:-1]) + 1  # positions holding the value before them (few)
+    counts = np.ones(len(keys) - len(repeats), dtype=np.int64)
+    np.add.at(counts, repeats - np.arange(1, len(repeats) + 1), 1)  # onto the distinct value each repeats
+    return np.delete(keys, repeats) if len(repeats) else keys, counts
+
+
+def runs(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The indices start, start + 1, ... of each run (start, length), run after run."""
+    return np.arange(lengths.sum()) + np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
 
 
 def check_k(k: int) -> int:

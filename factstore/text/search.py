@@ -4,6 +4,7 @@ names: its issuers and years, one search per issuer when it names several."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import zip_longest
 from typing import Any
@@ -11,14 +12,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from factstore.text.bm25 import BM25, check_k
-from factstore.text.tokenize import normalize, tokenize, tokenize_many
+from factstore.text.bm25 import BM25, Scorer, check_k
+from factstore.text.tokenize import normalize, tokenize, tokenize_columns
 from factstore.timing import as_of_timestamp
 
 Span = tuple[int, int]
 FILTERS = ("doc_id", "issuer", "form", "year", "period_end", "as_of")
+DOC_COLUMNS = ["doc_id", "issuer", "form", "year", "period_end", "title", "accepted_at"]
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
-_NOTE_MARKS = "[⁰¹²³⁴⁵⁶⁷⁸⁹]"
+NOTE_MARKS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 
 
 @dataclass(frozen=True)
@@ -47,22 +49,37 @@ def _values(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list | tuple | set) else [value]
 
 
-class ChunkIndex:
-    """A BM25 index over a frame of chunks (doc_id, chunk_no, spans, section, header, text and document
-    metadata issuer, form, year, title, accepted_at); `header=True` indexes 'header + text'."""
+def blank(drop_note_marks: bool) -> str:
+    """The characters indexing reads as spaces: with drop_note_marks (the scoped strategy) the note marks
+    ('ajustado¹' would otherwise index as 'ajustado1')."""
+    return NOTE_MARKS if drop_note_marks else ""
 
-    def __init__(self, chunks: pd.DataFrame, *, header: bool = False, idf: str = "okapi",
-                 drop_note_marks: bool = False) -> None:
-        self.chunks = chunks.reset_index(drop=True)
-        self.header = header
-        texts = (self.chunks["header"] + "\n" + self.chunks["text"]) if header else self.chunks["text"]
-        if drop_note_marks:  # 'ajustado¹' would otherwise index as 'ajustado1'
-            texts = texts.str.replace(_NOTE_MARKS, " ", regex=True)
-        self.bm25 = BM25(tokenize_many(texts), idf=idf)
-        self._issuers = {normalize(i): i for i in self.chunks["issuer"].dropna().unique()}
+
+class ChunkIndex:
+    """BM25 search over a strategy's chunks: a scorer whose documents are the chunks (ordered by doc_id and
+    chunk_no), the documents' metadata (DOC_COLUMNS), each chunk's document row and chunk_no, and rows, which
+    reads the chunks (spans, section, header, text) at positions, in order. `header=True` scores 'header + text'."""
+
+    def __init__(self, bm25: Scorer, docs: pd.DataFrame, chunk_doc: np.ndarray, chunk_no: np.ndarray,
+                 rows: Callable[[np.ndarray], pd.DataFrame], *, header: bool = False) -> None:
+        self.bm25, self.docs, self.header = bm25, docs.reset_index(drop=True), header
+        self._chunk_doc, self._chunk_no, self._rows = chunk_doc, chunk_no, rows
+        self._issuers = {normalize(i): i for i in self.docs["issuer"].dropna().unique()}
+
+    @classmethod
+    def from_frame(cls, chunks: pd.DataFrame, *, header: bool = False, idf: str = "okapi",
+                   drop_note_marks: bool = False) -> ChunkIndex:
+        """An index built in memory over a frame of chunks (doc_id, chunk_no, spans, section, header, text and
+        the DOC_COLUMNS of their document), sorted by doc_id and chunk_no."""
+        chunks = chunks.reset_index(drop=True)
+        texts = (chunks["header"] + "\n" + chunks["text"]) if header else chunks["text"]
+        bm25 = BM25(tokenize_columns(texts, blank=blank(drop_note_marks)), idf=idf)
+        chunk_doc, _ = pd.factorize(chunks["doc_id"])
+        docs = chunks.drop_duplicates("doc_id")[DOC_COLUMNS]
+        return cls(bm25, docs, chunk_doc, chunks["chunk_no"].to_numpy(), lambda rows: chunks.iloc[rows], header=header)
 
     def mask(self, filters: dict[str, Any] | None) -> np.ndarray | None:
-        """Rows allowed by filters: doc_id, issuer (accents and case ignored), form, year, period_end,
+        """Chunks allowed by filters: doc_id, issuer (accents and case ignored), form, year, period_end,
         as_of (documents public at or before it; one without an acceptance time counts as public from the
         start of the year after its own, and one without a year never)."""
         if not filters:
@@ -70,8 +87,8 @@ class ChunkIndex:
         unknown = set(filters) - set(FILTERS)
         if unknown:
             raise ValueError(f"unknown filter {sorted(unknown)}; expected {', '.join(FILTERS)}")
-        keep = np.ones(len(self.chunks), dtype=bool)
-        c = self.chunks
+        keep = np.ones(len(self.docs), dtype=bool)
+        c = self.docs  # one row per document
         for key, value in filters.items():
             if value is None:
                 continue
@@ -88,7 +105,7 @@ class ChunkIndex:
                 keep &= (public <= moment).fillna(False).to_numpy(dtype=bool)
             else:
                 keep &= c[key].isin(_values(value)).to_numpy()
-        return keep
+        return keep[self._chunk_doc]
 
     def search(self, query: str, k: int = 5, filters: dict[str, Any] | None = None) -> list[Hit]:
         """The k best chunks for a query among those the filters allow, best first (all of them when k is
@@ -98,7 +115,7 @@ class ChunkIndex:
         if mask is not None and not mask.any():
             return []
         rows, scores = self.bm25.top_k(tokenize(query), k, mask=mask)
-        return [self._hit(int(i), float(s)) for i, s in zip(rows, scores, strict=True)]
+        return self._hits(rows, scores)
 
     def scope(self, question: str) -> tuple[list[str], list[int]]:
         """The issuers (as stored) and years a question names, accents and case ignored. An issuer is
@@ -137,16 +154,18 @@ class ChunkIndex:
 
     def _k(self, k: int) -> int:
         """k checked, and capped at the number of chunks (no search returns more)."""
-        return min(check_k(k), len(self.chunks))
+        return min(check_k(k), self.bm25.n_docs)
 
-    def _hit(self, row: int, score: float) -> Hit:
-        c = self.chunks.iloc[row]
-        year = c["year"]
-        return Hit(doc_id=c["doc_id"], chunk_no=int(c["chunk_no"]),
-                   spans=tuple((int(s["start_char"]), int(s["end_char"])) for s in c["spans"]),
-                   section=c["section"], score=score, text=c["text"], header=c["header"] if self.header else "",
-                   title=c["title"], issuer=c["issuer"], form=c["form"],
-                   year=None if pd.isna(year) else int(year))
+    def _hits(self, rows: np.ndarray, scores: np.ndarray) -> list[Hit]:
+        """The chunks at positions rows as hits with their scores (one read of the chunks for all)."""
+        chunks = self._rows(rows)
+        docs = self.docs.iloc[self._chunk_doc[rows]]
+        return [Hit(doc_id=d.doc_id, chunk_no=int(no), spans=tuple((int(s["start_char"]), int(s["end_char"]))
+                                                                    for s in c.spans),
+                    section=c.section, score=float(score), text=c.text, header=c.header if self.header else "",
+                    title=d.title, issuer=d.issuer, form=d.form, year=None if pd.isna(d.year) else int(d.year))
+                for c, d, no, score in zip(chunks.itertuples(), docs.itertuples(), self._chunk_no[rows].tolist(),
+                                           scores.tolist(), strict=True)]
 
 
 def _words(text: str) -> list[str]:

@@ -1,0 +1,130 @@
+"""The BM25 index of one strategy's chunks as rows for the store, and the index that reads them back.
+
+A chunk's header and text are tokenized apart (the tokens of 'header\\ntext' are the header's, then the text's), so
+one set of rows serves searches with and without headers: per (term, chunk) its count in the text and in the
+header; per term the chunks whose text holds it and those whose header or text does; per chunk both lengths.
+N, the average length and the idfs are computed when the index is read, so adding chunks appends rows (and adds
+to the terms' counts). Reading an index loads per-chunk lengths and per-term counts; a query then reads only its
+own terms' postings and the rows of the chunks it returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from factstore.text.bm25 import Scorer, distinct_counts, runs
+from factstore.text.search import ChunkIndex, blank
+from factstore.text.tokenize import tokenize_columns
+
+Postings = Callable[[np.ndarray], dict[str, np.ndarray]]
+
+
+@dataclass(frozen=True)
+class IndexRows:
+    """New chunks' index rows: terms (ids in order of first appearance) with their document counts, postings
+    sorted by term then chunk (chunks numbered from 0 in the order given), and the chunks' token counts."""
+
+    terms: list[str]
+    df_text: np.ndarray
+    df_all: np.ndarray
+    term: np.ndarray
+    chunk: np.ndarray
+    text_tf: np.ndarray
+    header_tf: np.ndarray
+    text_len: np.ndarray
+    header_len: np.ndarray
+
+
+def index_rows(chunks: pd.DataFrame | pa.Table, *, drop_note_marks: bool = False) -> IndexRows:
+    """The index rows of chunks (columns header and text; a pandas or an Arrow table)."""
+    n = len(chunks)
+    headers, texts = (c if isinstance(c, pa.ChunkedArray) else pa.chunked_array([pa.array(c)])
+                      for c in (chunks["header"], chunks["text"]))
+    # one vocabulary for both: the headers (parts 0 .. n - 1), then the texts (parts n .. 2n - 1)
+    tokens = tokenize_columns(pa.chunked_array([*headers.chunks, *texts.cast(headers.type).chunks]),
+                              blank=blank(drop_note_marks))
+    # (term, chunk, in text) as (term * n + chunk) * 2 + in text, counted, then each (term, chunk) pair's counts
+    # in the header and the text (a pair in both has two rows: the header's, then the text's)
+    part = np.arange(2 * n)
+    keys = tokens.ids.astype(np.int64)
+    keys *= 2 * n
+    keys += np.repeat((part % n * 2 + part // n).astype(np.int32), tokens.lengths)
+    keys, counts = distinct_counts(keys)
+    in_text = (keys & 1).astype(bool)
+    keys >>= 1
+    header_tf = counts.astype(np.int32)
+    text_tf = np.where(in_text, header_tf, np.int32(0))
+    header_tf[in_text] = 0
+    both = np.flatnonzero(keys[1:] == keys[:-1]) + 1
+    if len(both):
+        text_tf[both - 1] = text_tf[both]
+        keys, text_tf, header_tf = (np.delete(a, both) for a in (keys, text_tf, header_tf))
+    n_terms = len(tokens.terms)
+    starts = np.searchsorted(keys, np.arange(n_terms + 1) * n)  # keys are sorted by term; each term has a row
+    df_all = np.diff(starts)
+    df_text = np.add.reduceat(text_tf > 0, starts[:-1]) if n_terms else df_all
+    term = np.repeat(np.arange(n_terms, dtype=np.int32), df_all)
+    np.remainder(keys, n, out=keys)  # the chunk
+    return IndexRows(tokens.terms, df_text, df_all, term, keys.astype(np.int32), text_tf, header_tf,
+                     tokens.lengths[n:], tokens.lengths[:n])
+
+
+class StoredBM25(Scorer):
+    """BM25 over stored index rows, reading only a query's terms: term_ids (ascending) with their document
+    frequencies, the chunks' lengths by position, where each chunk id sits; find maps tokens to term ids and
+    postings reads the rows (term_id, chunk_id, text_tf, header_tf) of term ids."""
+
+    def __init__(self, term_ids: np.ndarray, doc_freq: np.ndarray, doc_len: np.ndarray, position: np.ndarray, *,
+                 header: bool, find: Callable[[list[str]], dict[str, int]], postings: Postings) -> None:
+        super().__init__(doc_len, doc_freq)
+        self._ids, self._position, self._header = term_ids, position, header
+        self._find, self._read = find, postings
+
+    def _term_ids(self, query_tokens: list[str]) -> list[int]:
+        found = self._find(sorted(set(query_tokens)))
+        index = dict(zip(found, np.searchsorted(self._ids, list(found.values())).tolist(), strict=True))
+        return [index[t] for t in query_tokens if t in index]
+
+    def _postings(self, terms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        rows = self._read(self._ids[np.unique(terms)])
+        tf = rows["text_tf"] + rows["header_tf"] if self._header else rows["text_tf"]
+        held = tf > 0
+        term = np.searchsorted(self._ids, rows["term_id"][held])
+        order = np.argsort(term, kind="stable")
+        term, doc, tf = term[order], self._position[rows["chunk_id"][held][order]], tf[held][order]
+        lo = np.searchsorted(term, terms, "left")
+        lengths = np.searchsorted(term, terms, "right") - lo
+        pos = runs(lo, lengths)
+        return doc[pos], self._weights(term[pos], doc[pos], tf[pos].astype(np.float64)), lengths
+
+
+def stored_index(docs: pd.DataFrame, chunks: dict[str, np.ndarray], terms: dict[str, np.ndarray], *, header: bool,
+                 find: Callable[[list[str]], dict[str, int]], postings: Postings,
+                 rows: Callable[[pd.DataFrame], pd.DataFrame]) -> ChunkIndex:
+    """A ChunkIndex over a strategy's stored rows: docs (document metadata sorted by doc_id, with each document's
+    first_chunk id and number of chunks; its chunks have consecutive ids in chunk_no order), chunks (chunk_id,
+    text_len, header_len), terms (term_id ascending, df_text, df_all); find and postings as StoredBM25's, rows reads
+    the chunks (spans, section, header, text) of a frame of (doc_id, chunk_no) keys, in its order."""
+    counts = docs["chunks"].to_numpy()
+    firsts = docs["first_chunk"].to_numpy()
+    chunk_id = runs(firsts, counts)  # positions follow (doc_id, chunk_no), the order ties are broken by
+    position = np.zeros(int(chunk_id.max(initial=-1)) + 1, dtype=np.int64)
+    position[chunk_id] = np.arange(len(chunk_id))
+    chunk_doc = np.repeat(np.arange(len(docs)), counts)
+    chunk_no = chunk_id - np.repeat(firsts, counts)
+    doc_len = np.zeros(len(chunk_id), dtype=np.int64)
+    doc_len[position[chunks["chunk_id"]]] = chunks["text_len"] + (chunks["header_len"] if header else 0)
+    bm25 = StoredBM25(terms["term_id"], terms["df_all" if header else "df_text"], doc_len, position,
+                      header=header, find=find, postings=postings)
+    doc_ids = docs["doc_id"].to_numpy()
+
+    def chunk_rows(positions: np.ndarray) -> pd.DataFrame:
+        return rows(pd.DataFrame({"doc_id": doc_ids[chunk_doc[positions]], "chunk_no": chunk_no[positions]}))
+
+    return ChunkIndex(bm25, docs.drop(columns=["first_chunk", "chunks"]), chunk_doc, chunk_no, chunk_rows,
+                      header=header)
