@@ -312,8 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
     _db_option(course)
     course.set_defaults(run=cmd_load_course)
     cf = formats.add_parser("companyfacts", help="SEC companyfacts JSON files",
-                            description="Load SEC companyfacts JSON, with submissions JSON for acceptance "
-                                        "times (else the end of the filing date, New York time).")
+                            description="Load SEC companyfacts JSON files in one transaction, with submissions "
+                                        "JSON for acceptance times (else the end of the filing date, New York "
+                                        "time); only accessions not loaded yet are added.")
     cf.add_argument("files", nargs="+", help="CIK##########.json companyfacts files")
     cf.add_argument("--submissions", action="append",
                     help="submissions JSON (repeat for paged files and other companies: each goes with the "
@@ -468,10 +469,11 @@ def build_parser() -> argparse.ArgumentParser:
     filings.add_argument("--form", action="append", help="form, e.g. 10-K (repeat for several; default all)")
     filings.add_argument("--since", help="filed on or after this date")
     filings.add_argument("--until", help="filed on or before this date")
-    bulk = _sec_parser(sources, "bulk", cmd_fetch_bulk, "the bulk companyfacts.zip, member by member",
-                       "Load the SEC's bulk companyfacts.zip streamed member by member (nothing unpacked to disk), "
-                       "one transaction per company; a rerun resumes. A name that is not a local file is "
-                       "downloaded from the SEC's archives.")
+    bulk = _sec_parser(sources, "bulk", cmd_fetch_bulk, "the bulk companyfacts.zip, in groups of companies",
+                       "Load the SEC's bulk companyfacts.zip in groups of members (1, 1, 2, 4... up to 512 "
+                       "companies), each group read while the one before is written, one transaction per group "
+                       "of whole companies and one line per company; a rerun resumes. A name that is not a local "
+                       "file is downloaded from the SEC's archives.")
     bulk.add_argument("archive", nargs="?", default="companyfacts.zip", help="companyfacts.zip (path or SEC name)")
     bulk.add_argument("--submissions", help="submissions.zip, for acceptance times to the second "
                                             "(else the end of the filing date, New York time)")
