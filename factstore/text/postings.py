@@ -45,33 +45,35 @@ def index_rows(chunks: pd.DataFrame | pa.Table, *, drop_note_marks: bool = False
     n = len(chunks)
     headers, texts = (c if isinstance(c, pa.ChunkedArray) else pa.chunked_array([pa.array(c)])
                       for c in (chunks["header"], chunks["text"]))
-    # one vocabulary for both: the headers (parts 0 .. n - 1), then the texts (parts n .. 2n - 1)
-    tokens = tokenize_columns(pa.chunked_array([*headers.chunks, *texts.cast(headers.type).chunks]),
+    # one vocabulary for both, each distinct header tokenized once (a section's chunks share theirs)
+    distinct = headers.combine_chunks().dictionary_encode()
+    which, m = distinct.indices.to_numpy(), len(distinct.dictionary)
+    tokens = tokenize_columns(pa.chunked_array([distinct.dictionary, *texts.cast(distinct.dictionary.type).chunks]),
                               blank=blank(drop_note_marks))
-    # (term, chunk, in text) as (term * n + chunk) * 2 + in text, counted, then each (term, chunk) pair's counts
-    # in the header and the text (a pair in both has two rows: the header's, then the text's)
-    part = np.arange(2 * n)
-    keys = tokens.ids.astype(np.int64)
-    keys *= 2 * n
-    keys += np.repeat((part % n * 2 + part // n).astype(np.int32), tokens.lengths)
+    ends = np.cumsum(tokens.lengths[:m])
+    header_len, text_len = tokens.lengths[:m][which], tokens.lengths[m:]
+    header_ids, text_ids = tokens.ids[runs(ends[which] - header_len, header_len)], tokens.ids[ends[-1]:]
+    # (term, chunk) pairs as term * n + chunk, counted over header and text, and over the header alone
+    chunk = np.arange(n, dtype=np.int32)
+    header_keys = header_ids.astype(np.int64) * n + np.repeat(chunk, header_len)
+    keys = np.empty(len(header_ids) + len(text_ids), dtype=np.int64)
+    keys[:len(header_ids)] = header_keys
+    np.multiply(text_ids, np.int64(n), out=keys[len(header_ids):])
+    keys[len(header_ids):] += np.repeat(chunk, text_len)
     keys, counts = distinct_counts(keys)
-    in_text = (keys & 1).astype(bool)
-    keys >>= 1
-    header_tf = counts.astype(np.int32)
-    text_tf = np.where(in_text, header_tf, np.int32(0))
-    header_tf[in_text] = 0
-    both = np.flatnonzero(keys[1:] == keys[:-1]) + 1
-    if len(both):
-        text_tf[both - 1] = text_tf[both]
-        keys, text_tf, header_tf = (np.delete(a, both) for a in (keys, text_tf, header_tf))
+    header_keys, header_counts = distinct_counts(header_keys)
+    header_tf = np.zeros(len(keys), dtype=np.int32)
+    header_tf[np.searchsorted(keys, header_keys)] = header_counts
+    text_tf = counts.astype(np.int32)
+    text_tf -= header_tf
     n_terms = len(tokens.terms)
     starts = np.searchsorted(keys, np.arange(n_terms + 1) * n)  # keys are sorted by term; each term has a row
     df_all = np.diff(starts)
     df_text = np.add.reduceat(text_tf > 0, starts[:-1]) if n_terms else df_all
     term = np.repeat(np.arange(n_terms, dtype=np.int32), df_all)
     np.remainder(keys, n, out=keys)  # the chunk
-    return IndexRows(tokens.terms, df_text, df_all, term, keys.astype(np.int32), text_tf, header_tf,
-                     tokens.lengths[n:], tokens.lengths[:n])
+    return IndexRows(tokens.terms, df_text, df_all, term, keys.astype(np.int32), text_tf, header_tf, text_len,
+                     header_len)
 
 
 class StoredBM25(Scorer):
