@@ -1,7 +1,7 @@
 """Backtest feed: the newest fiscal quarter of many tickers and concepts as known at many dates.
 
-The answer comes from the `panel_asof` table macro (sql/panel.sql) in one set-based query; this module
-resolves names, passes dates and shapes the result (long, wide, Arrow, or one frame per date).
+The answer comes from the `panel_asof` table macro (sql/panel.sql) in one set-based query (one call per batch of
+entities); this module resolves names, passes dates and shapes the result (long, wide, Arrow, or one frame per date).
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from factstore.store import FactStore
 
 T = TypeVar("T")
+# entities per panel_asof call: its hash tables grow faster than the entities in one call (3,000 tickers take a
+# fifth less time in three calls than in one)
+BATCH = 1000
 
 
 def panel(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
@@ -62,13 +65,14 @@ def _run(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str]
     for what, items in (("tickers", given), ("concepts", names), ("dates", moments)):
         if not items:
             raise ValueError(f"panel: give at least one of {what}")
+    entity_ids = store.resolve_entities(given)
     params = {
-        "entity_ids": [store.resolve_entity(t) for t in given], "tickers": given, "t_no": list(range(len(given))),
-        "concepts": [store.resolve_concepts(n)[0] for n in names], "names": names,
+        "entity_ids": entity_ids, "entities": list(dict.fromkeys(entity_ids)), "tickers": given,
+        "t_no": list(range(len(given))), "concepts": [store.resolve_concepts(n)[0] for n in names], "names": names,
         "c_no": list(range(len(names))), "mode": mode,
     }
     with store.frame(pd.DataFrame({"date": pd.Series(moments, dtype="datetime64[us]")})) as dates_view:
-        return fetch(store.relation(_query(ttm, dates_view), params))
+        return fetch(store.relation(_query(ttm, dates_view, len(params["entities"])), params))
 
 
 def _wide(long: pd.DataFrame, ttm: bool) -> pd.DataFrame:
@@ -82,13 +86,17 @@ def _wide(long: pd.DataFrame, ttm: bool) -> pd.DataFrame:
     return wide.reset_index()
 
 
-def _query(ttm: bool, dates_view: str) -> str:
-    """The panel query: panel_asof with the tickers and concept names as given, in the order given."""
+def _query(ttm: bool, dates_view: str, entities: int) -> str:
+    """The panel query: panel_asof for the distinct entities ($entities) in batches of BATCH, with the tickers and
+    concept names as given, in the order given."""
+    panels = " UNION ALL ".join(
+        f"SELECT * FROM panel_asof('{dates_view}', $concepts, entities := $entities[{lo + 1}:{lo + BATCH}], "
+        "mode := $mode)" for lo in range(0, entities, BATCH))
     return f"""
     WITH tickers AS (SELECT unnest($entity_ids) AS entity_id, unnest($tickers) AS ticker, unnest($t_no) AS t_no),
          names AS (SELECT unnest($concepts) AS concept, unnest($names) AS name, unnest($c_no) AS c_no)
     SELECT p.date, t.ticker, n.name AS concept, p.fiscal_period, p.period_start, p.period_end, p.value,
         p.accepted_at, p.derived{", p.ttm" if ttm else ""}
-    FROM panel_asof('{dates_view}', $concepts, entities := $entity_ids, mode := $mode) p
+    FROM ({panels}) p
     JOIN tickers t USING (entity_id) JOIN names n USING (concept)
     ORDER BY p.date, t.t_no, n.c_no"""

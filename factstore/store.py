@@ -639,6 +639,12 @@ class FactStore:
             raise NotFound(f"{found.name} has documents but no facts in the store")
         return found.entity_id
 
+    def resolve_entities(self, entities: list[str | int]) -> list[str]:
+        """resolve_entity for each of many, the codes (tickers, CIKs) looked up in one query."""
+        codes = [str(e).strip().upper() for e in entities]
+        found = dict(self._all("SELECT alias, entity_id FROM entity_aliases WHERE list_contains(?, alias)", [codes]))
+        return [found.get(code) or self.resolve_entity(e) for code, e in zip(codes, entities, strict=True)]
+
     def names(self) -> Names:
         """Every company and fund the store can be asked about, by every name it goes by (kept until the next
         load)."""
@@ -695,9 +701,10 @@ class FactStore:
             wanted = label.label
         elif end is not None:
             s, e = _day(start, "start"), _day(end, "end")
-            rows = self._rows("SELECT * FROM fact_asof(?, ?, ?, ?, as_of := ?, mode := ?)",
-                              [entity_id, concepts, s, e, ts, mode])
-            if not rows and s is not None and self._one("SELECT duration_class(?, ?)", [s, e])[0] == "quarter":
+            found = self._rows("SELECT * FROM fact_asof(?, ?, ?, ?, as_of := ?, mode := ?)",
+                               [entity_id, concepts, s, e, ts, mode])
+            rows = [r for r in found if r["value"] is not None]
+            if not rows and any(r["derivable"] for r in found):
                 rows = self._rows("SELECT * FROM quarters_asof(?, mode := ?, concepts := ?, entity := ?) "
                                   "WHERE period_start = ? AND period_end = ?", [*args, s, e])
             wanted = f"{s or ''}..{e}"

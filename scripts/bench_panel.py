@@ -5,7 +5,9 @@ The course answers each cell on its own: a boolean mask over every raw XBRL row 
 and concept accepted before the date, then the newest 3-month period (or instant) and its latest value. We
 time that on a random sample of cells and extrapolate to the whole panel (all of it would take hours);
 store.panel answers every cell in one set-based query, once without and once with the trailing twelve
-months. Cells of the sample are checked equal where both approaches answer the same reported quarter.
+months. Cells of the sample are checked equal where both approaches answer the same reported quarter, and
+another sample of cells is checked whole (derived quarters and TTM too) against the brute-force oracle of the
+tests (tests/oracle.py: every quarter rebuilt from the raw rows known a microsecond before the date).
 
     python scripts/bench_panel.py                    # 3,000 tickers × 120 month ends × 5 concepts
     python scripts/bench_panel.py --companies 300    # a quick run
@@ -14,6 +16,7 @@ months. Cells of the sample are checked equal where both approaches answer the s
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import tempfile
 import time
@@ -26,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import factstore  # noqa: E402
 from factstore.demo.data import generate  # noqa: E402
+from tests import oracle  # noqa: E402
 
 CONCEPTS = ["Revenues", "NetIncomeLoss", "OperatingIncomeLoss", "Assets", "EarningsPerShareBasic"]
 
@@ -42,11 +46,36 @@ def pandas_cell(df: pd.DataFrame, ticker: str, concept: str, date: pd.Timestamp)
     return newest["periodo_fin"].iloc[-1], float(newest["valor"].iloc[-1])
 
 
+def oracle_mismatches(data, cells: pd.DataFrame) -> list[str]:
+    """The cells (of a panel with TTM) whose every field is not the oracle's: the quarters of the raw rows known
+    just before the date, the newest, and the sum of the newest four when consecutive (as tests/test_feed.py)."""
+    docs = data.documents[data.documents["ticker"].isin(set(cells["ticker"]))]
+    reports = oracle.course_reports(data.xbrl[data.xbrl["id_doc"].isin(set(docs["id_doc"]))], docs)
+    by_ticker: dict[str, list[oracle.Report]] = {}
+    for r in reports:
+        by_ticker.setdefault(r.entity, []).append(r)
+    calendar = oracle.reported_calendar(reports)
+    wrong = []
+    for cell in cells.itertuples():
+        want = oracle.panel_cell(by_ticker[cell.ticker], calendar, cell.ticker, cell.concept,
+                                 cell.date.to_pydatetime(), "as_of")
+        got = None if pd.isna(cell.value) else (cell.fiscal_period, cell.period_start, cell.period_end, cell.value,
+                                                cell.accepted_at, cell.derived)
+        same = got is None if want is None else got == (
+            want["fiscal_period"], pd.Timestamp(want["period_start"]), pd.Timestamp(want["period_end"]),
+            want["value"], want["accepted_at"], want["derived"]) and (
+            pd.isna(cell.ttm) if want["ttm"] is None else math.isclose(cell.ttm, want["ttm"], rel_tol=1e-12))
+        if not same:
+            wrong.append(f"{cell.ticker} {cell.concept} {cell.date:%Y-%m-%d}")
+    return wrong
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--companies", type=int, default=3000, help="fictitious companies (one ticker each)")
     parser.add_argument("--months", type=int, default=120, help="month ends, up to June 2024")
     parser.add_argument("--pandas-sample", type=int, default=200, help="cells timed with pandas")
+    parser.add_argument("--oracle-sample", type=int, default=300, help="cells checked whole against the oracle")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
@@ -96,6 +125,11 @@ def main() -> None:
         print(f"sample cells answering the same reported quarter: {compared}, identical: {same}")
         if same != compared:
             raise SystemExit("store.panel and pandas disagree")
+        wrong = oracle_mismatches(data, with_ttm.iloc[rng.choice(len(with_ttm), args.oracle_sample, replace=False)])
+        print(f"cells (TTM, derived quarters too) checked against the brute-force oracle: {args.oracle_sample}, "
+              f"different: {len(wrong)}")
+        if wrong:
+            raise SystemExit(f"store.panel and the oracle disagree, e.g. {wrong[0]}")
         print(f"\nratio, store.panel vs pandas: {pandas_s * cells / panel_s:,.0f}x "
               f"(with TTM: {pandas_s * cells / ttm_s:,.0f}x)")
         store.close()

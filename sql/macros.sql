@@ -50,9 +50,9 @@ SELECT entity_id,
     v.value AS value, v.filing_id AS filing_id, v.form AS form, v.accepted_at AS accepted_at,
     first_value, is_restatement(first_value, v.value) AS restated, n_versions
 FROM keyed
-QUALIFY row_number() OVER (
-    PARTITION BY entity_id, item, unit, period_start, period_end
-    ORDER BY CASE WHEN concepts IS NULL THEN 1 ELSE list_position(concepts, concept) END) = 1;
+-- (without a list each concept is its own item, so nothing to choose: as a constant, the optimizer drops the window)
+QUALIFY concepts IS NULL OR row_number() OVER (
+    PARTITION BY entity_id, item, unit, period_start, period_end ORDER BY list_position(concepts, concept)) = 1;
 
 -- Each entity's fiscal years (number, start, end), learned from the annual periods (or, lacking them, the
 -- year-to-date starts) reported by as_of (an entity with none by then, e.g. before its first 10-K, uses all
@@ -159,27 +159,40 @@ WITH f AS (
     SELECT *, {'concept': concept, 'fiscal_period': fiscal_period, 'period_start': period_start,
                'period_end': period_end, 'value': value, 'filing_id': filing_id, 'form': form,
                'accepted_at': accepted_at, 'restated': restated} AS part,
-        -- among year-to-date periods of one slot, prefer the one starting with the fiscal year
-        (-abs(date_diff('day', fy_start, period_start)), period_end, period_start) AS ytd_rank
+        -- its slot in the year: 1-4 the quarters, 5-8 instants at their ends, 9 H1, 10 9M, 11 FY
+        CASE kind WHEN 'quarter' THEN fq WHEN 'instant' THEN 4 + fq WHEN 'half' THEN 9 WHEN 'nine_months' THEN 10
+                  ELSE 11 END AS slot
     FROM fiscal_facts(as_of, mode := mode, concepts := concepts, entity := entity)
     WHERE fiscal_period IS NOT NULL
 ), years AS (
-    SELECT entity_id, item, unit, fiscal_year,
-        bool_and(kind = 'instant') AS instant,
-        is_additive_unit(unit) AS additive,
-        arg_max(part, (period_end, period_start)) FILTER (kind = 'quarter' AND fq = 1) AS q1,
-        arg_max(part, (period_end, period_start)) FILTER (kind = 'quarter' AND fq = 2) AS q2,
-        arg_max(part, (period_end, period_start)) FILTER (kind = 'quarter' AND fq = 3) AS q3,
-        arg_max(part, (period_end, period_start)) FILTER (kind = 'quarter' AND fq = 4) AS q4,
-        arg_max(part, (period_end, period_start)) FILTER (kind = 'instant' AND fq = 1) AS i1,
-        arg_max(part, (period_end, period_start)) FILTER (kind = 'instant' AND fq = 2) AS i2,
-        arg_max(part, (period_end, period_start)) FILTER (kind = 'instant' AND fq = 3) AS i3,
-        arg_max(part, (period_end, period_start)) FILTER (kind = 'instant' AND fq = 4) AS i4,
-        arg_max(part, ytd_rank) FILTER (kind = 'half') AS h1,
-        arg_max(part, ytd_rank) FILTER (kind = 'nine_months') AS m9,
-        arg_max(part, ytd_rank) FILTER (kind = 'year') AS fy
-    FROM f
-    GROUP BY entity_id, item, unit, fiscal_year
+    -- a fiscal label names one figure of each kind, so each slot holds at most one part (a join per slot: a pivot
+    -- by aggregation keeps a list or struct state per year, far slower)
+    SELECT *
+    FROM (SELECT entity_id, item, unit, fiscal_year, bool_and(kind = 'instant') AS instant,
+              is_additive_unit(unit) AS additive
+          FROM f GROUP BY entity_id, item, unit, fiscal_year)
+    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS q1 FROM f WHERE slot = 1)
+        USING (entity_id, item, unit, fiscal_year)
+    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS q2 FROM f WHERE slot = 2)
+        USING (entity_id, item, unit, fiscal_year)
+    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS q3 FROM f WHERE slot = 3)
+        USING (entity_id, item, unit, fiscal_year)
+    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS q4 FROM f WHERE slot = 4)
+        USING (entity_id, item, unit, fiscal_year)
+    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS i1 FROM f WHERE slot = 5)
+        USING (entity_id, item, unit, fiscal_year)
+    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS i2 FROM f WHERE slot = 6)
+        USING (entity_id, item, unit, fiscal_year)
+    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS i3 FROM f WHERE slot = 7)
+        USING (entity_id, item, unit, fiscal_year)
+    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS i4 FROM f WHERE slot = 8)
+        USING (entity_id, item, unit, fiscal_year)
+    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS h1 FROM f WHERE slot = 9)
+        USING (entity_id, item, unit, fiscal_year)
+    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS m9 FROM f WHERE slot = 10)
+        USING (entity_id, item, unit, fiscal_year)
+    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS fy FROM f WHERE slot = 11)
+        USING (entity_id, item, unit, fiscal_year)
 ), first_half AS (
     SELECT *,
         CASE WHEN instant THEN reported_quarter(i1) ELSE reported_quarter(q1) END AS r1,
@@ -325,25 +338,29 @@ WITH wanted AS (
 SELECT * FROM found WHERE first IS NOT NULL;
 
 -- One fact of an entity for exact dates (fact_start NULL for an instant), one row per unit: the value known at as_of
--- (or as first reported, or newest) under the first of `concepts` that has one then, with its filing, and `first`:
--- the report that first gave it that value (first_report). The single lookup behind store.fact.
+-- (or as first reported, or newest) under the first of `concepts` that has one then, with its filing and `first`,
+-- the report that first gave it that value (first_report). The single lookup behind store.fact. `derivable`: a
+-- quarter not known as such whose year-to-date or annual figure ending on fact_end is (quarters_asof may derive it).
 CREATE OR REPLACE MACRO fact_asof(entity, concepts, fact_start, fact_end, as_of := NULL, mode := 'as_of') AS TABLE
-WITH versions AS (
-    SELECT {'concept': concept, 'value': value, 'filing_id': filing_id, 'form': form, 'accepted_at': accepted_at} AS r,
-        unit, list_position(concepts, concept) AS rank, as_of IS NULL OR mode = 'latest' OR accepted_at <= as_of AS known
-    FROM reports
-    WHERE entity_id = entity AND list_contains(concepts, concept) AND period_end = fact_end
-      AND period_start IS NOT DISTINCT FROM fact_start
-), picked AS (
-    SELECT unit,
-        CASE WHEN mode = 'first' THEN arg_min(r, (rank, r.accepted_at, r.filing_id)) FILTER (known)
-             ELSE arg_max(r, (-rank, r.accepted_at, r.filing_id)) FILTER (known) END AS v,
-        list(r ORDER BY r.accepted_at, r.filing_id) AS reports
-    FROM versions GROUP BY unit
-)
 SELECT v.concept AS concept, unit, fact_start::DATE AS period_start, fact_end::DATE AS period_end, v.value AS value,
-    v.filing_id AS filing_id, v.form AS form, v.accepted_at AS accepted_at, first_report(reports, v) AS first
-FROM picked WHERE v IS NOT NULL;
+    v.filing_id AS filing_id, v.form AS form, v.accepted_at AS accepted_at, first_report(reports, v) AS first,
+    v IS NULL AND derivable AS derivable
+-- (subqueries, not CTEs, and no window, and one statement for both: a point lookup's time goes to planning)
+FROM (SELECT unit,
+          CASE WHEN mode = 'first' THEN arg_min(r, (rank, r.accepted_at, r.filing_id)) FILTER (exact AND known)
+               ELSE arg_max(r, (-rank, r.accepted_at, r.filing_id)) FILTER (exact AND known) END AS v,
+          list(r ORDER BY r.accepted_at, r.filing_id) FILTER (exact) AS reports,
+          duration_class(fact_start, fact_end) = 'quarter' AND bool_or(known AND NOT exact) AS derivable
+      FROM (SELECT unit, list_position(concepts, concept) AS rank,
+                {'concept': concept, 'value': value, 'filing_id': filing_id, 'form': form, 'accepted_at': accepted_at}
+                    AS r,
+                period_start IS NOT DISTINCT FROM fact_start AS exact,
+                as_of IS NULL OR mode = 'latest' OR accepted_at <= as_of AS known
+            FROM reports
+            WHERE entity_id = entity AND list_contains(concepts, concept) AND period_end = fact_end
+              AND (period_start IS NOT DISTINCT FROM fact_start OR period_start < fact_start))
+      GROUP BY unit)
+WHERE v IS NOT NULL OR derivable;
 
 -- The currency an entity reports in: the ISO currency unit most of its monetary facts are given in (a foreign
 -- filer's USD convenience translations cover only some lines of some years).

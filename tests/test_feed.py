@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import factstore
+from factstore import feed
 from factstore.demo.data import generate
 from factstore.errors import NotFound
 from tests import oracle
@@ -215,6 +216,17 @@ def test_the_sql_macro_gives_the_same_answer(demo):
     py = py.sort_values(["date", "entity_id", "concept"]).reset_index(drop=True)
     pd.testing.assert_frame_equal(sql, py, check_dtype=False)
     assert everyone.iloc[0, 0] == len(tickers)
+
+
+def test_entities_in_batches_give_the_same_panel(demo, monkeypatch):
+    data, store = demo
+    tickers = list(data.documents["ticker"].unique())
+    tickers = [*tickers[:3], tickers[0].lower(), *tickers[3:]]  # two names of one entity, in different batches
+    args = (tickers, ["NetIncomeLoss", "Assets"], ["2019-07-01", "2021-01-01", "2023-06-30"])
+    whole = store.panel(*args, ttm=True)
+    monkeypatch.setattr(feed, "BATCH", 2)
+    pd.testing.assert_frame_equal(store.panel(*args, ttm=True), whole)
+    assert len(whole) == 3 * len(tickers) * 2 and set(whole["ticker"]) == set(tickers)
 
 
 def test_bad_arguments_are_refused(demo):
