@@ -29,11 +29,10 @@ from factstore.errors import FactstoreError, LoadError, NotFound
 from factstore.loaders.batch import Batch, LoadReport
 from factstore.loaders.companyfacts import (
     Json,
+    SubmissionsAhead,
     companyfacts_batch,
-    pair_submissions,
     parse_companyfacts,
     read_companyfacts,
-    read_submissions,
 )
 from factstore.loaders.course import Table, read_course
 from factstore.loaders.filing import accession_in, read_filing
@@ -159,6 +158,7 @@ class FactStore:
         self._closed = False
         self._concepts: dict[str, list[str]] | None = None
         self._names: Names | None = None
+        self._aliases: dict[str, str] = {}  # code -> entity_id as found: a stored alias never changes
         self._indexes: dict[tuple[str, bool], ChunkIndex] = {}
         self.read_only = self._read_only()
         if not self.read_only:
@@ -267,6 +267,7 @@ class FactStore:
                 yield
             except BaseException:
                 self.con.rollback()
+                self._aliases.clear()  # none found inside the transaction survives it
                 raise
             self.con.commit()
 
@@ -304,14 +305,14 @@ class FactStore:
         reads the files together; the rule is load_companyfacts': only accessions not loaded yet are added.
         A LoadReport per file, with a note where no submissions of its company were given."""
         with _stages("load companyfacts", progress) as step:
+            ahead = SubmissionsAhead(submissions or [])  # read while DuckDB reads the facts
             parsed = parse_companyfacts(files)
             for one in parsed:
                 if isinstance(one, LoadError):
                     raise one
-            pages = pair_submissions([p.cik for p in parsed], submissions or [])
+            pages = ahead.paired([p.cik for p in parsed])
             step("write")
-            batches = [companyfacts_batch(p, read_submissions(own) if own else None) for p, own in zip(
-                parsed, pages, strict=True)]
+            batches = [companyfacts_batch(p, own) for p, own in zip(parsed, pages, strict=True)]
             reports = self.apply_many(batches)
         return [r if own or not submissions else replace(r, note=NO_SUBMISSIONS_GIVEN)
                 for r, own in zip(reports, pages, strict=True)]
@@ -454,8 +455,11 @@ class FactStore:
                 INSERT INTO filings SELECT filing_id, entity_id, form, period_end::DATE, filed::DATE,
                     accepted_at::TIMESTAMP, accepted_precision, accepted_note, source
                 FROM _batch_filings ON CONFLICT (filing_id) DO NOTHING""")
+            # where no key repeats (equal keys hash alike) and no filing was stored before, the rows are taken as
+            # they are
+            plain = fresh and bool(len(batch.reports)) and self._distinct_keys(batch.reports)
             if len(batch.reports):
-                self._insert_reports(batch, reloading, fresh=fresh)
+                self._insert_reports(batch, reloading, fresh=fresh, plain=plain)
                 for entity_id, n in self._all("SELECT entity_id, count(*) FROM _new_reports GROUP BY ALL"):
                     added[entity_id, "reports"] += n
                 for entity_id, n in self._all("SELECT entity_id, count(*) FROM _revised GROUP BY ALL")\
@@ -469,8 +473,8 @@ class FactStore:
                 self._all("""
                     INSERT INTO sales_reference SELECT entity_id, quarter_end::DATE, sales_millions
                     FROM _batch_sales ON CONFLICT DO NOTHING""")
-            for table in ("_new_reports", "_revised"):
-                self._all(f"DROP TABLE IF EXISTS {table}")  # table: ours
+            self._all(f"DROP {'VIEW' if plain else 'TABLE'} IF EXISTS _new_reports")  # ours
+            self._all("DROP TABLE IF EXISTS _revised")
         finally:
             for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales", "_batch_reports"):
                 with suppress(duckdb.Error):
@@ -504,20 +508,23 @@ class FactStore:
                 UNION ALL SELECT lpad(cik::VARCHAR, 10, '0'), entity_id, ord FROM _batch_entities
                     WHERE cik IS NOT NULL) WHERE alias IS NOT NULL AND alias <> '' GROUP BY upper(alias)""")
 
-    def _insert_reports(self, batch: Batch, reloading: bool, fresh: bool = False) -> None:
+    def _distinct_keys(self, reports: pd.DataFrame | pa.Table) -> bool:
+        """Whether no fact is given twice in the same filing among these rows (by the hash of its key)."""
+        with self.frame(reports) as name:
+            return not self._one(f"""SELECT count(*) > count(DISTINCT hash(filing_id, entity_id, concept, unit,
+                period_start, period_end)) FROM {name}""")[0]  # name: ours
+
+    def _insert_reports(self, batch: Batch, reloading: bool, fresh: bool = False, plain: bool = False) -> None:
         """New facts, checked: one value per fact per filing, and none contradicting what a filing already
         reported (those checks against stored rows run only when a filing was stored before; `fresh`: none of
-        the batch's filings was). The rows added stay in the temp table _new_reports (and revisions found in
-        _revised) for the caller to count."""
+        the batch's filings was). The rows added stay in _new_reports (and revisions found in _revised) for the
+        caller to count: a temp table, or a view of the batch where they are `plain` (to take as they are)."""
         source = batch.source_of.get("reports", batch.source)
         self.con.register("_batch_reports", batch.reports)
         # one row per fact per filing (a value the file repeats is one report); SEC data takes the stored
-        # filing's time and form. Where no key repeats (equal keys hash alike) and no filing was stored before,
-        # the rows are taken as they are.
-        plain = fresh and not self._one("""SELECT count(*) > count(DISTINCT hash(filing_id, entity_id, concept, unit,
-            period_start, period_end)) FROM _batch_reports""")[0]
+        # filing's time and form; `plain` rows are taken as they are
         self._all("""
-            CREATE OR REPLACE TEMP TABLE _new_reports AS
+            CREATE TEMP VIEW _new_reports AS
             SELECT filing_id::VARCHAR AS filing_id, entity_id::VARCHAR AS entity_id, concept::VARCHAR AS concept,
                 unit::VARCHAR AS unit, period_start::DATE AS period_start, period_end::DATE AS period_end, value,
                 false AS twice, accepted_at::TIMESTAMP AS accepted_at, form::VARCHAR AS form
@@ -631,8 +638,12 @@ class FactStore:
         write it (see factstore.names: current or former name, case, possessive and legal suffix ignored, an
         unambiguous acronym, a curated alias such as Google). Raises NotFound (with close names as a hint, or
         saying the store does not hold the company named) or Ambiguous, listing the candidates."""
-        row = self._one("SELECT entity_id FROM entity_aliases WHERE alias = ?", [str(entity).strip().upper()])
+        code = str(entity).strip().upper()
+        if code in self._aliases:
+            return self._aliases[code]
+        row = self._one("SELECT entity_id FROM entity_aliases WHERE alias = ?", [code])
         if row is not None:
+            self._aliases[code] = row[0]
             return row[0]
         found = self.names().resolve(entity)
         if found.entity_id is None:
@@ -642,8 +653,9 @@ class FactStore:
     def resolve_entities(self, entities: list[str | int]) -> list[str]:
         """resolve_entity for each of many, the codes (tickers, CIKs) looked up in one query."""
         codes = [str(e).strip().upper() for e in entities]
-        found = dict(self._all("SELECT alias, entity_id FROM entity_aliases WHERE list_contains(?, alias)", [codes]))
-        return [found.get(code) or self.resolve_entity(e) for code, e in zip(codes, entities, strict=True)]
+        self._aliases.update(self._all("SELECT alias, entity_id FROM entity_aliases WHERE list_contains(?, alias)",
+                                       [[c for c in codes if c not in self._aliases]]))
+        return [self._aliases.get(code) or self.resolve_entity(e) for code, e in zip(codes, entities, strict=True)]
 
     def names(self) -> Names:
         """Every company and fund the store can be asked about, by every name it goes by (kept until the next

@@ -116,8 +116,8 @@ MUTANTS: list[Mutant] = [
            "    if submissions is not None and submissions.cik != cik:", "    if False:",
            ("tests/test_load_trust.py",)),
     Mutant("a period starting after its end accepted", "factstore/loaders/companyfacts.py",
-           "        conditions.append(pc.invert(pc.fill_null(pc.greater(_day(start), _day(rows.field(\"end\"))), "
-           "False)))", "        pass", ("tests/test_load_trust.py",)),
+           '                  pc.invert(pc.fill_null(pc.greater(typed["period_start"], typed["period_end"]), False))]',
+           "                  ]", ("tests/test_companyfacts_reader.py",)),
     Mutant("EDGAR's filing-day cutoff at 18:00", "factstore/timing.py",
            "FILING_DAY_CUTOFF = time(17, 30)", "FILING_DAY_CUTOFF = time(18, 0)",
            ("tests/test_timing.py", "tests/test_real_companyfacts.py")),

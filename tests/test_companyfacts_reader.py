@@ -7,13 +7,24 @@ from __future__ import annotations
 import json
 import shutil
 from collections import Counter
+from datetime import date
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import factstore
 from factstore.errors import LoadError
-from factstore.loaders.companyfacts import companyfacts_batch, parse_companyfacts, read_companyfacts
+from factstore.loaders.companyfacts import (
+    _days_ok,
+    _is_day,
+    _is_stamp,
+    _stamps_ok,
+    companyfacts_batch,
+    parse_companyfacts,
+    read_companyfacts,
+)
 from factstore.sec.ingest import Member
 from factstore.sec.sync import GROUP_COMPANIES, _groups
 from tests.conftest import submissions_for
@@ -58,6 +69,25 @@ def test_a_bad_file_among_many_is_named_alone_and_the_others_read_as_alone(tmp_p
         alone = parse_companyfacts([doc])[0]
         assert parsed.cik == alone.cik and read_back(parsed.facts) == read_back(alone.facts) == brute_force(doc)
         assert parsed.filings.to_pylist() == alone.filings.to_pylist()
+
+
+USD = "facts.us-gaap.Revenues.units.USD"
+DAMAGE = [("start", "2021-01-01", "is after end"), ("end", "2020-02-30", "2020-02-30"),
+          ("filed", "2020-6-30", "2020-6-30"), ("val", "12", "not a number"), ("val", True, "not a number"),
+          ("val", None, "not a number"), ("form", 10, "not text"), ("accn", "", "")]
+
+
+@pytest.mark.parametrize(("key", "value", "message"), DAMAGE)
+def test_a_damaged_file_is_refused_with_the_error_its_dict_gets(tmp_path, key, value, message):
+    """Files are checked in Arrow, objects in Python: the same damage gets the same error, naming the JSON path."""
+    doc = companyfacts(3, ["0000000003-20-000001", "0000000003-21-000001"])
+    doc["facts"]["us-gaap"]["Revenues"]["units"]["USD"][1][key] = value
+    path = tmp_path / "CIK0000000003.json"
+    path.write_text(json.dumps(doc))
+    from_file, from_dict = parse_companyfacts([path, doc])
+    assert isinstance(from_file, LoadError) and isinstance(from_dict, LoadError)
+    assert message in str(from_file) and from_file.field == from_dict.field == f"{USD}[1].{key}"
+    assert str(from_file).replace(str(path), "") == str(from_dict).replace("<companyfacts dict>", "")
 
 
 def test_a_file_whose_name_looks_like_a_pattern_is_read_as_itself(tmp_path, real):
@@ -170,3 +200,25 @@ def test_companyfacts_batch_takes_acceptance_times_from_the_companys_submissions
     assert set(batch.reports["accepted_at"].astype(str)) == {"2020-02-03 18:00:00"}
     alone = companyfacts_batch(parsed).pandas()  # without submissions: the end of the filing day, New York
     assert alone.filings["accepted_at"].astype(str).tolist() == ["2020-02-04 04:59:59"]
+
+
+days = st.one_of(st.dates().map(date.isoformat),  # and near misses: year 0, month 13, day 30 of February
+                 st.from_regex(r"\A(0000|0001|20[0-9]{2})-(0[0-2]|1[0-3])-(0[0-9]|[23][0-2])\Z"),
+                 st.text(alphabet="0123456789-/ T:", max_size=12), st.none(), st.integers(), st.just(""))
+stamps = st.one_of(st.datetimes().map(lambda t: t.isoformat(timespec="milliseconds") + "Z"),
+                   st.from_regex(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.000Z\Z"),
+                   st.text(alphabet="0123456789-/ T:.Z", max_size=24), st.none(), st.just(""))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(days, max_size=20))
+def test_a_column_of_dates_is_checked_as_each_date_alone(values):
+    """Submissions' date columns are checked at once in Arrow, with the same verdict as one by one in Python."""
+    assert _days_ok(values) == [_is_day(v) for v in values]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(stamps, max_size=20))
+def test_a_column_of_stamps_is_checked_as_each_stamp_alone(values):
+    """acceptanceDateTime is read by pandas at once where it can, with the verdict of reading each alone."""
+    assert _stamps_ok(values) == [not v or _is_stamp(v) for v in values]

@@ -11,6 +11,7 @@ import re
 import tempfile
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -158,43 +159,109 @@ def _listed(parsed: dict[str, Any], source: str) -> list[tuple[Any, ...]]:
                             field=prefix + key)
         return values
 
-    rows = []
-    for i, (accn, day, form, stamp, report, document, xbrl) in enumerate(zip(
-            accessions, column("filingDate", True), column("form", True), column("acceptanceDateTime"),
-            column("reportDate"), column("primaryDocument"), column("isXBRL"), strict=True)):
-        for key, value, ok in (("accessionNumber", accn, isinstance(accn, str) and accn),
-                               ("form", form, isinstance(form, str) and form),
-                               ("acceptanceDateTime", stamp, not stamp or _is_stamp(stamp)),
-                               ("reportDate", report, not report or _is_day(report)),
-                               ("primaryDocument", document, not document or isinstance(document, str)),
-                               ("isXBRL", xbrl, xbrl in (None, 0, 1))):
-            if not ok:
-                raise LoadError(source, f"not a valid value: {value!r}", field=f"{prefix}{key}[{i}]")
-        if not _is_day(day):
-            raise LoadError(source, f"not an ISO date: {day!r}", field=f"{prefix}filingDate[{i}]")
-        rows.append((accn, form, date.fromisoformat(day), stamp or None, report or None, source, document or None,
-                     bool(xbrl)))
-    return rows
+    columns = {key: column(key, key in ("filingDate", "form")) for key in (
+        "filingDate", "form", "acceptanceDateTime", "reportDate", "primaryDocument", "isXBRL")}
+    columns["accessionNumber"] = accessions
+    bad = [(i, order, key) for order, (key, ok) in enumerate(LISTED_CHECKS)
+           if (i := _first_not(ok, columns[key])) is not None]
+    if bad:
+        i, _, key = min(bad)
+        value = columns[key][i]
+        reason = f"not an ISO date: {value!r}" if key == "filingDate" else f"not a valid value: {value!r}"
+        raise LoadError(source, reason, field=f"{prefix}{key}[{i}]")
+    n = len(accessions)
+    return list(zip(accessions, columns["form"], map(date.fromisoformat, columns["filingDate"]),
+                    [s or None for s in columns["acceptanceDateTime"]], [r or None for r in columns["reportDate"]],
+                    [source] * n, [d or None for d in columns["primaryDocument"]], map(bool, columns["isXBRL"]),
+                    strict=True))
 
 
-def pair_submissions(ciks: list[int], submissions: list[Json]) -> list[list[Named]]:
-    """For each company (by CIK), its own submissions files (paged ones too) among those given, matched by CIK,
-    never by position; a submissions file of none of these companies is refused."""
-    pages: dict[int, list[Named]] = {}
-    for doc in submissions:
-        named = Named(*read_json(doc, "submissions"))
-        cik = submissions_cik(*named)
-        if cik not in ciks:
-            raise LoadError(named.source, f"a submissions file {f'of CIK {cik}' if cik else UNKNOWN}, but the "
-                                          f"companyfacts files given are of CIK {', '.join(map(str, ciks))}",
-                            field="cik")
-        pages.setdefault(cik, []).append(named)
-    return [pages.get(cik, []) for cik in ciks]
+def _first_not(ok: Callable[[list[Any]], list[bool]], values: list[Any]) -> int | None:
+    """The place of the first value that `ok` (whole column -> a flag per value) finds wrong, or None."""
+    flags = ok(values)
+    return None if all(flags) else flags.index(False)
+
+
+def _stamps_ok(values: list[Any]) -> list[bool]:
+    """Per value: empty, or a timestamp as EDGAR writes acceptanceDateTime (pandas reads it; most are read at
+    once, the rest one by one)."""
+    texts = pd.Series([v if isinstance(v, str) else None for v in values], dtype=object)
+    read = pd.to_datetime(texts, errors="coerce", format="ISO8601", utc=True).notna().tolist()
+    return [r or not v or _is_stamp(v) for r, v in zip(read, values, strict=True)]
+
+
+# each column of filings.recent (in the order a row's fields are checked) and, for the whole column, which
+# values are valid
+LISTED_CHECKS: list[tuple[str, Callable[[list[Any]], list[bool]]]] = [
+    ("accessionNumber", lambda vs: [isinstance(v, str) and v != "" for v in vs]),
+    ("form", lambda vs: [isinstance(v, str) and v != "" for v in vs]),
+    ("acceptanceDateTime", _stamps_ok),
+    ("reportDate", lambda vs: [not v or ok for v, ok in zip(vs, _days_ok(vs), strict=True)]),
+    ("primaryDocument", lambda vs: [not v or isinstance(v, str) for v in vs]),
+    ("isXBRL", lambda vs: [v in (None, 0, 1) for v in vs]),
+    ("filingDate", lambda vs: _days_ok(vs)),
+]
+
+
+def _days_ok(values: list[Any]) -> list[bool]:
+    """Per value: whether it is an ISO date (YYYY-MM-DD) that exists (_is_day, for a whole column at once)."""
+    texts = pa.array([v if isinstance(v, str) else None for v in values], pa.string())
+    shaped = pc.and_(pc.match_substring_regex(texts, r"^\d{4}-\d{2}-\d{2}$"), pc.invert(pc.starts_with(texts, "0000")))
+    read = pc.strptime(texts, "%Y-%m-%d", "s", error_is_null=True)  # (Feb 30 reads as Mar 1: written back, differs)
+    exists = pc.equal(pc.strftime(read, "%Y-%m-%d"), texts)
+    return pc.fill_null(pc.and_(shaped, exists), False).to_pylist()
+
+
+class SubmissionsAhead:
+    """Submissions files read in a thread while their companyfacts are parsed: each file read and grouped by the
+    CIK it names, and each company's files read as its Submissions (errors kept, to be raised in order)."""
+
+    def __init__(self, submissions: list[Json]) -> None:
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="factstore-submissions")
+        self._done = self._pool.submit(self._read, list(submissions))
+        self._pool.shutdown(wait=False)
+
+    @staticmethod
+    def _read(submissions: list[Json]) -> tuple[list[Named | LoadError], dict[int, Submissions | LoadError]]:
+        files: list[Named | LoadError] = []
+        for doc in submissions:
+            try:
+                files.append(Named(*read_json(doc, "submissions")))
+            except LoadError as exc:
+                files.append(exc)
+                break
+        groups: dict[int, list[Named]] = {}
+        for named in files:
+            if isinstance(named, Named) and (cik := submissions_cik(*named)) is not None:
+                groups.setdefault(cik, []).append(named)
+        read: dict[int, Submissions | LoadError] = {}
+        for cik, pages in groups.items():
+            try:
+                read[cik] = read_submissions(list(pages))
+            except LoadError as exc:
+                read[cik] = exc
+        return files, read
+
+    def paired(self, ciks: list[int]) -> list[Submissions | None]:
+        """For each company (by CIK), its own submissions (paged files too) among those given, matched by CIK,
+        never by position; a submissions file of none of these companies is refused."""
+        files, read = self._done.result()
+        for named in files:
+            if isinstance(named, LoadError):
+                raise named
+            cik = submissions_cik(*named)
+            if cik not in ciks:
+                raise LoadError(named.source, f"a submissions file {f'of CIK {cik}' if cik else UNKNOWN}, but the "
+                                              f"companyfacts files given are of CIK {', '.join(map(str, ciks))}",
+                                field="cik")
+        for cik in ciks:
+            if isinstance(read.get(cik), LoadError):
+                raise read[cik]
+        return [read.get(cik) for cik in ciks]  # type: ignore[misc]
 
 
 PARSE_SQL = Path(__file__).resolve().parents[2] / "sql" / "companyfacts.sql"
 GLOB = re.compile(r"[*?\[\]{}]")  # read_json would take such a name for a pattern
-DAY_TEXT = r'^"\d{4}-\d{2}-\d{2}"$'
 _local = threading.local()
 
 
@@ -320,14 +387,14 @@ def _fact_columns(docs: pa.Table) -> tuple[pa.Table, np.ndarray, pa.Table] | Non
     units = bodies.field("units")
     list_at, lists = _level(units)            # concept -> its unit lists
     fact_at, rows = _level(lists.field("value"))  # unit list -> its facts
+    typed = _typed(rows)
     checks = [
         facts.is_null(),
         pc.or_(pc.equal(taxonomies.field("key"), ""), taxonomies.field("value").is_null()),
         pc.or_kleene(pc.or_(pc.equal(concepts.field("key"), ""), bodies.is_null()), units.is_null()),
         pc.or_(pc.equal(lists.field("key"), ""), lists.field("value").is_null()),
-        pc.invert(_facts_ok(rows)),
     ]
-    if any(pc.any(pc.fill_null(flags, True)).as_py() for flags in checks if len(flags)):
+    if typed is None or any(pc.any(pc.fill_null(flags, True)).as_py() for flags in checks if len(flags)):
         return None
     starts = fact_at[list_at[concept_at[tax_at]]]
     # each fact's unit list, concept and taxonomy, as indexes into the level above
@@ -340,10 +407,7 @@ def _fact_columns(docs: pa.Table) -> tuple[pa.Table, np.ndarray, pa.Table] | Non
         "concept": pa.DictionaryArray.from_arrays(pa.array(concept_of[unit_of]), names),
         "unit": pa.DictionaryArray.from_arrays(pa.array(unit_of), lists.field("key")),
         "i": pa.array(np.arange(len(rows), dtype=np.int32) - fact_at[unit_of].astype(np.int32)),
-        "period_start": _day(rows.field("start")), "period_end": _day(rows.field("end")),
-        "value": pc.cast(rows.field("val"), pa.float64()),
-        "form": _text(rows.field("form")), "filed": _day(rows.field("filed")),
-    })
+        **typed, "form": _text(rows.field("form"))})
     keyed = columns.select(["filing_id", "form", "filed", "period_end"]).append_column(
         "file", pa.array(np.repeat(np.arange(len(starts) - 1, dtype=np.int32), np.diff(starts))))
     con = _reader()
@@ -355,30 +419,33 @@ def _fact_columns(docs: pa.Table) -> tuple[pa.Table, np.ndarray, pa.Table] | Non
     return columns, starts, filings
 
 
-def _facts_ok(rows: pa.StructArray) -> pa.Array:
-    """Per fact, whether it is whole: text accn and form, ISO dates that exist, a finite number, start <= end."""
-    def text(field: str) -> pa.Array:
+def _typed(rows: pa.StructArray) -> dict[str, pa.Array] | None:
+    """The facts' dates and values as typed columns, or None unless every fact is whole: text accn and form,
+    ISO dates that exist, a finite JSON number, start <= end."""
+    try:  # a cast fails on a value that is no JSON number, or on a date that is not one or does not exist
+        typed = {"period_start": _day(rows.field("start")), "period_end": _day(rows.field("end")),
+                 "value": pc.cast(rows.field("val"), pa.float64()), "filed": _day(rows.field("filed"))}
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+
+    def text(field: str, length: int | None = None) -> pa.Array:  # JSON string text ("..." of length)
         raw = rows.field(field)
-        return pc.and_kleene(pc.starts_with(raw, '"'), pc.greater(pc.binary_length(raw), 2))
+        size = pc.binary_length(raw)
+        return pc.and_kleene(pc.starts_with(raw, '"'), pc.greater(size, 2) if length is None
+                             else pc.equal(size, length))
 
-    def day(field: str) -> pa.Array:
-        return pc.match_substring_regex(rows.field(field), DAY_TEXT)
-
-    val, start = rows.field("val"), rows.field("start")
-    number = pc.match_substring_regex(val, r"^-?\d")
-    value = pc.cast(pc.if_else(number, val, "0"), pa.float64())
-    huge = pc.and_kleene(pc.match_substring_regex(val, r"^-?\d+$"), pc.greater_equal(pc.abs(value), 2.0**1023))
-    conditions = [pc.invert(rows.is_null()), text("accn"), text("form"), day("end"), day("filed"),
-                  pc.or_kleene(start.is_null(), day("start")), number, pc.is_finite(value),
-                  pc.invert(huge)]  # JSON integers beyond 1023 bits are refused, as Python's float() would
-    try:  # the regexes check the shape; the cast that a date exists (2020-02-30 does not)
-        conditions.append(pc.invert(pc.fill_null(pc.greater(_day(start), _day(rows.field("end"))), False)))
-    except pa.ArrowInvalid:
-        return pa.array(np.zeros(len(rows), bool))
+    value, start = typed["value"], rows.field("start")
+    conditions = [pc.invert(rows.is_null()), text("accn"), text("form"), text("end", 12), text("filed", 12),
+                  pc.or_kleene(start.is_null(), text("start", 12)),
+                  pc.invert(rows.field("val").is_null()), pc.is_finite(value),
+                  pc.invert(pc.fill_null(pc.greater(typed["period_start"], typed["period_end"]), False))]
+    huge = pc.greater_equal(pc.abs(value), 2.0**1023)
+    if pc.any(huge).as_py():  # JSON integers beyond 1023 bits are refused, as Python's float() would
+        conditions.append(pc.invert(pc.and_kleene(huge, pc.match_substring_regex(rows.field("val"), r"^-?\d+$"))))
     ok = conditions[0]
     for condition in conditions[1:]:
         ok = pc.and_kleene(ok, condition)
-    return pc.fill_null(ok, False)
+    return None if pc.any(pc.invert(pc.fill_null(ok, False))).as_py() else typed
 
 
 def _day(raw: pa.Array) -> pa.Array:
@@ -436,8 +503,8 @@ def companyfacts_batch(parsed: Parsed, submissions: Json | list[Json] | Submissi
     company: dict[str, Any] = {}
     if submissions is not None:
         listed, company = submissions.filings, submissions.company
-        known = dict(zip(listed["filing_id"], zip(listed["stamp"], listed["filed"], listed["report_date"],
-                                                  listed["source"], strict=True), strict=True))
+        known = dict(zip(listed["filing_id"].tolist(), zip(*(listed[c].tolist() for c in (
+            "stamp", "filed", "report_date", "source")), strict=True), strict=True))
         for i, accn in enumerate(accns):
             if accn in known:  # the submissions' filing date and report date win over the facts'
                 stamp, day, report_date, sources[i] = known[accn]
