@@ -288,6 +288,14 @@ def _eval_ask_real(args: argparse.Namespace) -> None:
         print(f"  wrong {r.id} ({r.type}, {r.lang}): {r.why}")
 
 
+def cmd_publish(store: FactStore, args: argparse.Namespace) -> None:
+    done = store.publish(args.target, keep=args.keep)
+    reused = sum(done.reused.values())
+    print(f"published {done.snapshot.name} into {done.target}: {sum(done.rows.values()):,} rows, "
+          f"{sum(done.written.values()):,} written, {reused:,} kept in the previous snapshot's files"
+          + (f"; removed {', '.join(done.pruned)}" if done.pruned else ""))
+
+
 def cmd_demo(store: FactStore, args: argparse.Namespace) -> None:
     from factstore.demo import run_demo
 
@@ -482,6 +490,18 @@ def build_parser() -> argparse.ArgumentParser:
                 "accessions new since the last run: their facts, and documents of the forms the store keeps "
                 "for it.", companies=False)
 
+    publish = commands.add_parser(
+        "publish", help="publish the store as an immutable snapshot that many processes can read",
+        description="Write the store's tables as Parquet and a catalog.duckdb of its views and macros under "
+                    "TARGET/snapshots/<id>/, then switch TARGET/current to it atomically. Readers open TARGET "
+                    "(factstore.open, --db TARGET) or TARGET/current/catalog.duckdb with DuckDB while the live "
+                    "store goes on loading. A table that only grew keeps the previous snapshot's files.")
+    publish.add_argument("target", help="folder to publish into (created if missing)")
+    publish.add_argument("--keep", type=int, help="remove all but the newest N snapshots (those a process has "
+                                                  "open are kept)")
+    _db_option(publish)
+    publish.set_defaults(run=cmd_publish)
+
     demo = commands.add_parser("demo", help="generate the demo data, load it and ask it questions",
                                description="Generate the deterministic demo data (course format), load "
                                            "it into --db and walk through point-in-time questions.")
@@ -492,7 +512,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-READING = {"fact", "history", "quarters", "sql", "search", "ask"}
+READING = {"fact", "history", "quarters", "sql", "search", "ask", "publish"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from factstore import publishing
 from factstore.ask.route import Answer, ask
 from factstore.errors import FactstoreError, LoadError, NotFound
 from factstore.loaders.batch import Batch, LoadReport
@@ -103,7 +104,16 @@ def open_store(path: str | Path | None = None, *, read_only: bool = False, creat
     """Open a store; in memory when path is None. A missing file is created unless read_only or
     create=False; an existing file that is not a DuckDB store is refused and left untouched. SQL run
     through the store cannot read or write other files (COPY, ATTACH, read_csv...) unless
-    external_access=True."""
+    external_access=True. A folder that a store was published into (store.publish) opens its current
+    snapshot, read only: the reader keeps that snapshot while newer ones are published."""
+    if path is not None and Path(path).is_dir() and (Path(path) / "current").exists():
+        con, snapshot = publishing.open_snapshot(path)
+        try:
+            return FactStore(con, path, snapshot=snapshot)
+        except BaseException:
+            con.close()
+            publishing.release(snapshot)
+            raise
     target = ":memory:" if path is None else str(path)
     if path is not None:
         _check_store_file(Path(path), create=create and not read_only)
@@ -122,7 +132,7 @@ def open_store(path: str | Path | None = None, *, read_only: bool = False, creat
 def _check_store_file(path: Path, *, create: bool) -> None:
     """Refuse a path that is not a store: a folder, a file of another kind, or a missing one when not creating."""
     if path.is_dir():
-        raise FactstoreError(f"{path}: is a directory, not a store file")
+        raise FactstoreError(f"{path}: is a directory, not a store file (nor a folder a store was published into)")
     if not path.exists():
         if not create:
             raise FactstoreError(f"{path}: no store there (load data into it first, e.g. `factstore load ...`)")
@@ -148,9 +158,11 @@ def _open_error(target: str, exc: duckdb.Error) -> str:
 class FactStore:
     """A point-in-time facts store over one DuckDB connection."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, path: str | Path | None = None) -> None:
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: str | Path | None = None, *,
+                 snapshot: Path | None = None) -> None:
         self._root = con
         self.path = path
+        self.snapshot = snapshot  # the published snapshot this store reads, if it is one
         self._local = threading.local()
         self._cursors: dict[threading.Thread, duckdb.DuckDBPyConnection] = {}
         self._guard = threading.Lock()
@@ -192,11 +204,17 @@ class FactStore:
         except duckdb.CatalogException:
             return None
 
+    def schema_digest(self) -> str | None:
+        """The digest of the sql/ files this store's views and macros were made from."""
+        return self._schema_digest()
+
     def _read_only(self) -> bool:
         return bool(self._one("SELECT current_setting('access_mode') = 'read_only'")[0])
 
     def close(self) -> None:
         with self._guard:
+            if self.snapshot and not self._closed:
+                publishing.release(self.snapshot)
             self._closed = True
             for cur in self._cursors.values():
                 cur.close()
@@ -259,8 +277,20 @@ class FactStore:
         return [dict(zip(names, row, strict=True)) for row in rows]
 
     @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Reads on this thread, inside the block, all see the store as of one moment (one transaction)."""
+        self.con.begin()
+        try:
+            yield
+        finally:
+            self.con.rollback()
+
+    @contextmanager
     def _transaction(self) -> Iterator[None]:
         """One write transaction at a time per store object (threads' loads queue rather than conflict)."""
+        if self.read_only:
+            where = f"the published snapshot {self.snapshot}" if self.snapshot else f"{self.path}, opened read only"
+            raise FactstoreError(f"{where}: cannot be written; load into the live store (and publish it again)")
         with self._writing:
             self.con.begin()
             try:
@@ -381,6 +411,14 @@ class FactStore:
         last run are fetched and loaded, their documents too where the store keeps that form's documents."""
         return sync.update(self, client or SecClient(), companies, keep_going=keep_going, progress=progress,
                            say=say)
+
+    def publish(self, target: str | Path, *, keep: int | None = None) -> publishing.Published:
+        """Publish the store as an immutable snapshot under TARGET (Parquet tables and a catalog.duckdb of the
+        same views and macros), switched to atomically as TARGET/current: any number of processes read it
+        (factstore.open(TARGET), or DuckDB on TARGET/current/catalog.duckdb) while this store goes on loading.
+        A table that only grew keeps the previous snapshot's files. keep: remove all but the newest `keep`
+        snapshots, except those a process still has open."""
+        return publishing.publish(self, target, keep=keep)
 
     def apply(self, batch: Batch) -> LoadReport:
         """Write a loader's Batch in one transaction, checked against what the store holds; what is

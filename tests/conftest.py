@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -42,3 +45,19 @@ def submissions_for(real: Path, cik_file: str) -> list[Path] | None:
 def store():
     with factstore.open() as s:
         yield s
+
+
+SERVED = ["live", "published"]  # the oracle tests ask both the store and a snapshot published from it
+
+
+@contextmanager
+def served(store: factstore.FactStore, how: str) -> Iterator[factstore.FactStore]:
+    """The store itself ('live'), or a snapshot of it published into a temporary folder and opened from there
+    ('published'): both must answer alike."""
+    if how == "live":
+        yield store
+        return
+    with tempfile.TemporaryDirectory(prefix="factstore-published-") as folder:
+        store.publish(folder)
+        with factstore.open(folder) as snapshot:
+            yield snapshot

@@ -8,11 +8,13 @@ from collections import Counter
 from datetime import date, datetime, timedelta
 
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import factstore
 from tests import oracle
+from tests.conftest import SERVED, served
 
 PERIODS = {  # calendar-year filer: the periods a 10-Q/10-K reports
     "2019Q1": (date(2019, 1, 1), date(2019, 3, 31)), "2019Q2": (date(2019, 4, 1), date(2019, 6, 30)),
@@ -68,7 +70,8 @@ def moments(data: st.DataObject, reports: list[oracle.Report]) -> list[datetime]
     return data.draw(st.lists(st.one_of(near, st.just(accepted[-1]), anywhere), min_size=2, max_size=4))
 
 
-def test_fact_agrees_with_brute_force():
+@pytest.mark.parametrize("how", SERVED)
+def test_fact_agrees_with_brute_force(how):
     seen: Counter = Counter()
 
     @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -76,44 +79,49 @@ def test_fact_agrees_with_brute_force():
     def agree(data, draw):
         xbrl, docs = data
         reports = oracle.course_reports(xbrl, docs)
-        with factstore.open() as store:
-            store.load_course(xbrl=xbrl, documents=docs)
-            reported = sorted({(r.entity, r.concept, (r.start, r.end)) for r in reports}, key=str)
-            derivable = sorted({(k[0], k[1], (q.start, q.end)) for k, q in oracle.quarters(reports, CALENDAR).items()
-                                if q.derived}, key=str)
-            anything = st.tuples(st.sampled_from(TICKERS), st.sampled_from([*CONCEPTS, INSTANT]),
-                                 st.sampled_from(sorted(PERIODS.values(), key=str)))
-            for as_of in moments(draw, reports):
-                ticker, concept, (start, end) = draw.draw(st.one_of(
-                    st.sampled_from(reported), *([st.sampled_from(derivable)] if derivable else []), anything))
-                mode = draw.draw(st.sampled_from(["as_of", "first", "latest"]))
-                try:
-                    got = store.fact(ticker, concept, start=start, end=end, as_of=as_of, mode=mode)
-                except factstore.NotFound:  # the ticker or concept never appears in this draw
-                    got = None
-                    assert not any(r.entity == ticker for r in reports) or not any(r.concept == concept
-                                                                                  for r in reports)
-                want = oracle.lookup(reports, ticker, concept, start, end, as_of, mode)
-                if want is None:  # nothing reported for the period: a quarter derived for it, or nothing
-                    derived = [q for k, q in oracle.quarters(reports, CALENDAR, as_of, mode, [concept]).items()
-                               if k[0] == ticker and (q.start, q.end) == (start, end) and q.value is not None]
-                    if derived:
-                        assert (got.value, got.formula) == (derived[0].value, derived[0].formula)
-                        seen["derived"] += 1
-                    else:
-                        assert got is None
-                        seen["none"] += 1
+        with factstore.open() as live:
+            live.load_course(xbrl=xbrl, documents=docs)
+            with served(live, how) as store:
+                ask(store, reports, draw)
+
+    def ask(store, reports, draw):
+        reported = sorted({(r.entity, r.concept, (r.start, r.end)) for r in reports}, key=str)
+        derivable = sorted({(k[0], k[1], (q.start, q.end)) for k, q in oracle.quarters(reports, CALENDAR).items()
+                            if q.derived}, key=str)
+        anything = st.tuples(st.sampled_from(TICKERS), st.sampled_from([*CONCEPTS, INSTANT]),
+                             st.sampled_from(sorted(PERIODS.values(), key=str)))
+        for as_of in moments(draw, reports):
+            ticker, concept, (start, end) = draw.draw(st.one_of(
+                st.sampled_from(reported), *([st.sampled_from(derivable)] if derivable else []), anything))
+            mode = draw.draw(st.sampled_from(["as_of", "first", "latest"]))
+            try:
+                got = store.fact(ticker, concept, start=start, end=end, as_of=as_of, mode=mode)
+            except factstore.NotFound:  # the ticker or concept never appears in this draw
+                got = None
+                assert not any(r.entity == ticker for r in reports) or not any(r.concept == concept
+                                                                              for r in reports)
+            want = oracle.lookup(reports, ticker, concept, start, end, as_of, mode)
+            if want is None:  # nothing reported for the period: a quarter derived for it, or nothing
+                derived = [q for k, q in oracle.quarters(reports, CALENDAR, as_of, mode, [concept]).items()
+                           if k[0] == ticker and (q.start, q.end) == (start, end) and q.value is not None]
+                if derived:
+                    assert (got.value, got.formula) == (derived[0].value, derived[0].formula)
+                    seen["derived"] += 1
                 else:
-                    assert (got.value, got.source, got.derived) == (want.value, want.filing_id, False)
-                    seen["reported"] += 1
-                if got is not None and mode != "latest":
-                    assert got.accepted_at.tz_localize(None) <= as_of
+                    assert got is None
+                    seen["none"] += 1
+            else:
+                assert (got.value, got.source, got.derived) == (want.value, want.filing_id, False)
+                seen["reported"] += 1
+            if got is not None and mode != "latest":
+                assert got.accepted_at.tz_localize(None) <= as_of
 
     agree()
     assert seen["reported"] >= 12 and seen["derived"] >= 3, seen
 
 
-def test_quarters_agree_with_brute_force():
+@pytest.mark.parametrize("how", SERVED)
+def test_quarters_agree_with_brute_force(how):
     """Every discrete quarter (reported or derived: value, dates, formula, filing, time, warnings) as
     store.quarters gives it, and one as store.fact gives it by its label, against the oracle's quarters."""
     seen: Counter = Counter()
@@ -126,21 +134,23 @@ def test_quarters_agree_with_brute_force():
         ticker = reports[0].entity  # a ticker that reported something, and a concept with a year if it has one
         annual = {r.concept for r in reports if r.entity == ticker and (r.start, r.end) == PERIODS["FY2019"]}
         concept = draw.draw(st.sampled_from(sorted(annual or {r.concept for r in reports if r.entity == ticker})))
-        with factstore.open() as store:
-            store.load_course(xbrl=xbrl, documents=docs)
-            for as_of in moments(draw, reports):
-                want = {k: q for k, q in oracle.quarters(reports, CALENDAR, as_of, "as_of", [concept]).items()
-                        if k[0] == ticker and q.value is not None}
-                frame = store.quarters(ticker, concept, as_of=as_of)
-                got = {(r["fiscal_year"], r["fiscal_quarter"]): r for r in oracle.frame_rows(frame)}
-                assert got == {(k[3], k[4]): {c: oracle.quarter_row(k, q)[c] for c in frame.columns}
-                               for k, q in want.items()}
-                assert all(r["accepted_at"] <= as_of for r in got.values())
-                seen.update(q.formula or "reported" for q in want.values())
-            fq = draw.draw(st.integers(1, 4))
-            got = store.fact(ticker, concept, period=f"2019Q{fq}", as_of=as_of)
-            q = want.get((ticker, concept, "USD", 2019, fq))
-            assert (got.value, got.formula, got.source) == (q.value, q.formula, q.source.r.filing_id) if q else not got
+        with factstore.open() as live:
+            live.load_course(xbrl=xbrl, documents=docs)
+            with served(live, how) as store:
+                for as_of in moments(draw, reports):
+                    want = {k: q for k, q in oracle.quarters(reports, CALENDAR, as_of, "as_of", [concept]).items()
+                            if k[0] == ticker and q.value is not None}
+                    frame = store.quarters(ticker, concept, as_of=as_of)
+                    got = {(r["fiscal_year"], r["fiscal_quarter"]): r for r in oracle.frame_rows(frame)}
+                    assert got == {(k[3], k[4]): {c: oracle.quarter_row(k, q)[c] for c in frame.columns}
+                                   for k, q in want.items()}
+                    assert all(r["accepted_at"] <= as_of for r in got.values())
+                    seen.update(q.formula or "reported" for q in want.values())
+                fq = draw.draw(st.integers(1, 4))
+                got = store.fact(ticker, concept, period=f"2019Q{fq}", as_of=as_of)
+                q = want.get((ticker, concept, "USD", 2019, fq))
+                assert (got.value, got.formula, got.source) == (q.value, q.formula, q.source.r.filing_id) if q \
+                    else not got
 
     agree()
     assert seen["FY - 9M"] >= 12 and seen["FY - (Q1 + Q2 + Q3)"] >= 5 and seen["reported"] >= 40, seen

@@ -18,6 +18,7 @@ from factstore import feed
 from factstore.demo.data import generate
 from factstore.errors import NotFound
 from tests import oracle
+from tests.conftest import SERVED, served
 
 DAY = pd.Timedelta(days=1)
 CONCEPTS = ["NetIncomeLoss", "SalesRevenueNet", "RevenueFromContractWithCustomerExcludingAssessedTax", "Assets",
@@ -26,13 +27,13 @@ REVENUE_TAGS = {"us-gaap:Revenues", "us-gaap:SalesRevenueNet",
                 "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"}
 
 
-@pytest.fixture(scope="module")
-def demo():
+@pytest.fixture(scope="module", params=SERVED)
+def demo(request):
     data = generate(companies=6, html=False)
-    store = factstore.open()
-    store.load_course(xbrl=data.xbrl, documents=data.documents, progress=False)
-    yield data, store
-    store.close()
+    with factstore.open() as store:
+        store.load_course(xbrl=data.xbrl, documents=data.documents, progress=False)
+        with served(store, request.param) as asked:
+            yield data, asked
 
 
 def utc(ts: pd.Timestamp) -> pd.Timestamp:

@@ -12,6 +12,7 @@ import pytest
 
 import factstore
 from tests import oracle
+from tests.conftest import SERVED, served
 from tests.filers import REVENUE, generate
 
 SECOND = timedelta(seconds=1)
@@ -22,12 +23,13 @@ def moments_around(accepted: datetime) -> list[datetime]:
     return [accepted - SECOND, accepted, accepted + SECOND, midnight]
 
 
-@pytest.fixture(scope="module")
-def filed():
+@pytest.fixture(scope="module", params=SERVED)
+def filed(request):
     filers = generate(random.Random(7))
     with factstore.open() as store:
         filers.load(store)
-        yield filers, store
+        with served(store, request.param) as asked:
+            yield filers, asked
 
 
 def questions_for(filers, rng: random.Random) -> pd.DataFrame:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import factstore
 from factstore.errors import NotFound
 from tests import oracle
+from tests.conftest import SERVED, served
 from tests.filers import REVENUE, REVENUE_606, Filers, generate
 
 SECOND = timedelta(seconds=1)
@@ -101,19 +102,21 @@ def dataset_cases(filers: Filers, seen: Counter) -> None:
             (x.entity, x.concept, x.end) == (r.entity, r.concept, r.end) and x.start != r.start for x in nine)
 
 
-def test_quarters_at_every_acceptance_equal_the_oracle():
+@pytest.mark.parametrize("how", SERVED)
+def test_quarters_at_every_acceptance_equal_the_oracle(how):
     seen: Counter = Counter()
     for seed in SEEDS:
         filers = generate(random.Random(seed))
         dataset_cases(filers, seen)
         moments = around(filers.moments)
-        with factstore.open() as store:
-            filers.load(store)
-            for concepts in (None, REVENUE_LINE):
-                check_quarters(store, filers, moments, "as_of", concepts, seen)
-            check_fiscal_facts(store, filers, moments)
-            check_quarters(store, filers, moments[::3], "first", None, seen)
-            check_quarters(store, filers, moments[:1], "latest", REVENUE_LINE, seen)
+        with factstore.open() as live:
+            filers.load(live)
+            with served(live, how) as store:
+                for concepts in (None, REVENUE_LINE):
+                    check_quarters(store, filers, moments, "as_of", concepts, seen)
+                check_fiscal_facts(store, filers, moments)
+                check_quarters(store, filers, moments[::3], "first", None, seen)
+                check_quarters(store, filers, moments[:1], "latest", REVENUE_LINE, seen)
     for case in ("H1 - Q1", "9M - H1", "FY - 9M", "FY - (Q1 + Q2 + Q3)", "mixed basis", "parts under two concepts",
                  "derived, a part revised under 0.5%", "accession order differs", "same second", "same day",
                  "9M starting 3 days early", "9M starting 12 days early", "9M starting 12 days early, alone",
@@ -141,12 +144,13 @@ def test_random_filers_agree_with_the_oracle():
         assert seen[case] >= 5, f"only {seen[case]} cases of {case!r}: {dict(seen)}"
 
 
-@pytest.fixture(scope="module")
-def filed():
+@pytest.fixture(scope="module", params=SERVED)
+def filed(request):
     filers = generate(random.Random(SEEDS[0]))
     with factstore.open() as store:
         filers.load(store)
-        yield filers, store
+        with served(store, request.param) as asked:
+            yield filers, asked
 
 
 def test_fact_and_quarters_give_the_oracle_quarter(filed):

@@ -1,0 +1,230 @@
+"""Published snapshots: immutable Parquet copies of a store that any number of readers and engines read while
+the writer goes on loading.
+
+Layout of a target folder:
+
+    TARGET/current -> snapshots/<id>        a symbolic link, switched atomically (rename) by each publish
+    TARGET/snapshots/<id>/<table>/*.parquet each table of sql/schema.sql
+    TARGET/snapshots/<id>/catalog.duckdb    the views and macros of sql/ over those files (absolute paths)
+    TARGET/snapshots/<id>/manifest.json     rows, fingerprint and files of each table
+
+A snapshot is written under a hidden name, renamed into place, given its catalog, and only then made current,
+so a reader never sees a half-written one. A table that only grew since the last snapshot (its old rows, in
+rowid order, have the fingerprint recorded then) keeps that snapshot's files (hard links) and gains one file
+of its new rows; any other table is written whole.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import shutil
+import threading
+import uuid
+from collections import Counter
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import duckdb
+import pyarrow.parquet as pq
+
+from factstore.errors import FactstoreError
+
+if TYPE_CHECKING:
+    from factstore.store import FactStore
+
+SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
+TABLES = re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", (SQL_DIR / "schema.sql").read_text())
+CATALOG_SQL = ("macros.sql", "panel.sql", "views.sql")  # schema.sql's tables are views over Parquet instead
+CATALOG = "catalog.duckdb"
+MANIFEST = "manifest.json"
+ROWS_PER_GROUP = 1 << 17
+
+
+@dataclass(frozen=True)
+class Published:
+    """What one publish wrote: the snapshot, and per table its rows and whether its old files were reused."""
+
+    target: Path
+    snapshot: Path
+    rows: dict[str, int]
+    reused: dict[str, int]   # table -> rows kept in the previous snapshot's files (hard links)
+    written: dict[str, int]  # table -> rows written to new files
+    pruned: list[str]
+
+
+def current(target: str | Path) -> Path | None:
+    """The snapshot folder TARGET/current points to, or None where nothing was published there."""
+    link = Path(target) / "current"
+    return link.resolve() if (link / CATALOG).is_file() else None
+
+
+def publish(store: FactStore, target: str | Path, *, keep: int | None = None) -> Published:
+    """Write the store's tables as a new snapshot under TARGET/snapshots/ and make it TARGET/current; with
+    `keep`, remove all but the newest `keep` snapshots that no process has open."""
+    if keep is not None and keep < 1:
+        raise ValueError(f"keep must be at least 1, not {keep}")
+    target = Path(target).resolve()
+    if target.exists() and not target.is_dir():
+        raise FactstoreError(f"{target}: not a folder to publish into")
+    folder = target / "snapshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    previous = current(target)
+    before = _manifest(previous) if previous else {}
+    snap_id = f"{datetime.now(UTC):%Y%m%dT%H%M%S%fZ}-{uuid.uuid4().hex[:6]}"
+    partial, final = folder / f".{snap_id}.partial", folder / snap_id
+    partial.mkdir()
+    tables: dict[str, Any] = {}
+    try:
+        with store.reading():  # one transaction: every table as of one moment
+            for table in TABLES:
+                tables[table] = _table(store, table, partial, final, before.get("tables", {}).get(table), previous)
+        manifest = {"id": snap_id, "created_at": datetime.now(UTC).isoformat(), "schema": store.schema_digest(),
+                    "tables": tables}
+        (partial / MANIFEST).write_text(json.dumps(manifest, indent=1))
+        partial.rename(final)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    _catalog(final, tables, store.schema_digest())
+    link = target / f".current-{snap_id}"
+    link.symlink_to(Path("snapshots") / snap_id)
+    os.replace(link, target / "current")
+    pruned = prune(target, keep) if keep else []
+    return Published(target, final, {t: v["rows"] for t, v in tables.items()},
+                     {t: v["reused_rows"] for t, v in tables.items()},
+                     {t: v["rows"] - v["reused_rows"] for t, v in tables.items()}, pruned)
+
+
+def _table(store: FactStore, table: str, partial: Path, final: Path, before: dict[str, Any] | None,
+           previous: Path | None) -> dict[str, Any]:
+    """One table written into the snapshot: its old files kept where it only grew, new rows in a new file."""
+    rows = int(store.sql(f"SELECT count(*) AS n FROM {table}")["n"].iloc[0])  # table: ours
+    (partial / table).mkdir()
+    files, start = [], 0
+    if before and previous and before["rows"] <= rows and before["files"] and \
+            _fingerprint(store, table, before["rows"]) == before["fingerprint"]:
+        for name in before["files"]:
+            _link(previous / table / name, partial / table / name)
+        files, start = list(before["files"]), before["rows"]
+    if rows > start or not files:
+        name = f"part-{final.name}.parquet"
+        reader = store.relation(f"SELECT * FROM {table} WHERE rowid >= ? ORDER BY rowid",  # table: ours
+                                [start]).to_arrow_reader(ROWS_PER_GROUP)
+        with pq.ParquetWriter(partial / table / name, reader.schema, compression="zstd") as writer:
+            for batch in reader:
+                writer.write_batch(batch, row_group_size=ROWS_PER_GROUP)
+        files.append(name)
+    return {"rows": rows, "fingerprint": _fingerprint(store, table, rows), "files": files, "reused_rows": start}
+
+
+def _fingerprint(store: FactStore, table: str, rows: int) -> list[str]:
+    """The count and hash sum of a table's first `rows` rows in rowid order: equal before and after means those
+    rows are unchanged."""
+    found = store.sql(f"SELECT count(*) AS n, sum(hash(t)::HUGEINT)::VARCHAR AS h FROM {table} t "  # table: ours
+                      "WHERE rowid < ?", [rows])
+    return [str(found["n"].iloc[0]), str(found["h"].iloc[0])]
+
+
+def _link(source: Path, dest: Path) -> None:
+    """A hard link to an older snapshot's file (a copy where the file system has none)."""
+    try:
+        os.link(source, dest)
+    except OSError:
+        shutil.copy2(source, dest)
+
+
+def _catalog(snapshot: Path, tables: dict[str, Any], digest: str) -> None:
+    """catalog.duckdb: each table a view over its Parquet files, then the views and macros of sql/."""
+    path, partial = snapshot / CATALOG, snapshot / f".{CATALOG}.partial"
+    con = duckdb.connect(str(partial))
+    try:
+        for table, info in tables.items():
+            # DDL takes no parameters: the file names are ours, quoted as SQL strings
+            files = ", ".join(_literal(snapshot / table / f) for f in info["files"])
+            con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{files}])")  # table: ours
+        for name in CATALOG_SQL:
+            con.execute((SQL_DIR / name).read_text())
+        con.execute("CREATE TABLE schema_version AS SELECT ? AS digest", [digest])
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+    partial.rename(path)
+
+
+def _literal(path: Path) -> str:
+    """A path as an SQL string literal."""
+    text = str(path)
+    if any(ord(c) < 32 for c in text):
+        raise FactstoreError(f"{text!r}: a control character in a snapshot path")
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _manifest(snapshot: Path) -> dict[str, Any]:
+    return json.loads((snapshot / MANIFEST).read_text())
+
+
+def snapshots(target: str | Path) -> list[Path]:
+    """The published snapshots of a target, oldest first."""
+    folder = Path(target) / "snapshots"
+    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")) \
+        if folder.is_dir() else []
+
+
+_OPEN_HERE: Counter[Path] = Counter()  # snapshots this process has open (its own locks are invisible to it)
+_GUARD = threading.Lock()
+
+
+def in_use(snapshot: Path) -> bool:
+    """Whether some process has the snapshot's catalog open (DuckDB holds a lock on it while open)."""
+    with _GUARD:
+        if _OPEN_HERE[snapshot]:
+            return True
+    try:
+        with (snapshot / CATALOG).open("rb+") as f:
+            try:
+                fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return True
+            fcntl.lockf(f, fcntl.LOCK_UN)
+            return False
+    except FileNotFoundError:
+        return False
+
+
+def prune(target: str | Path, keep: int) -> list[str]:
+    """Remove all but the newest `keep` snapshots (never the current one), skipping any a process has open."""
+    now = current(target)
+    removed = []
+    for snap in snapshots(target)[:-keep]:
+        if snap != now and not in_use(snap):
+            shutil.rmtree(snap)
+            removed.append(snap.name)
+    return removed
+
+
+def open_snapshot(target: str | Path) -> tuple[duckdb.DuckDBPyConnection, Path]:
+    """A read-only connection to TARGET's current snapshot, which reaches no file outside it, and the snapshot."""
+    snap = current(target)
+    if snap is None:
+        raise FactstoreError(f"{target}: nothing published there (publish a store into it first: "
+                             "`factstore publish TARGET --db STORE`)")
+    try:
+        con = duckdb.connect(str(snap / CATALOG), read_only=True)
+    except duckdb.Error as exc:
+        raise FactstoreError(f"{snap / CATALOG}: cannot open snapshot: {exc}") from exc
+    con.execute("SET allowed_directories = ?", [[str(snap) + os.sep]])
+    con.execute("SET enable_external_access = false")
+    with _GUARD:
+        _OPEN_HERE[snap] += 1
+    return con, snap
+
+
+def release(snapshot: Path) -> None:
+    """A snapshot opened by open_snapshot is closed again."""
+    with _GUARD:
+        _OPEN_HERE[snapshot] -= 1
