@@ -121,6 +121,15 @@ MUTANTS: list[Mutant] = [
     Mutant("EDGAR's filing-day cutoff at 18:00", "factstore/timing.py",
            "FILING_DAY_CUTOFF = time(17, 30)", "FILING_DAY_CUTOFF = time(18, 0)",
            ("tests/test_timing.py", "tests/test_real_companyfacts.py")),
+    # --- published snapshots
+    Mutant("a changed table keeps its old snapshot files", "factstore/publishing.py",
+           '            _fingerprint(store, table, before["rows"]) == before["fingerprint"]:', "            True:",
+           ("tests/test_publish.py",)),
+    Mutant("pruning removes a snapshot a process has open", "factstore/publishing.py",
+           "        if snap != now and not in_use(snap):", "        if snap != now:", ("tests/test_publish.py",)),
+    Mutant("a snapshot store can be written", "factstore/store.py",
+           "        if self.read_only:\n            where =", "        if False:\n            where =",
+           ("tests/test_publish.py",)),
     # --- text
     Mutant("BM25 without Okapi's epsilon floor", "factstore/text/bm25.py",
            "        idf[idf < 0] = self.epsilon * average_idf", "        idf[idf < 0] = 0.0",

@@ -98,6 +98,14 @@ def test_a_table_that_only_grew_keeps_its_files_and_a_changed_one_is_written_who
         assert len(new) == 2 and old[0].name == new[0].name
         assert old[0].stat().st_ino == new[0].stat().st_ino  # the same file, linked
         assert parquet_rows(second.snapshot, "reports") == stored
+        # a company renamed: as many entities rows as before, one changed, so entities is written whole
+        live.load_companyfacts(companyfacts(4, ["0000000004-20-000001"], name="Renamed"), progress=False)
+        renamed = live.publish(target)
+        assert renamed.rows["entities"] == second.rows["entities"] and renamed.reused["entities"] == 0
+        assert renamed.reused["reports"] == stored
+        with factstore.open(target) as snap:
+            pd.testing.assert_frame_equal(snap.sql("SELECT * FROM entities ORDER BY ALL"),
+                                          live.sql("SELECT * FROM entities ORDER BY ALL"))
         # a row of reports gone: its old files no longer describe it, so it is written whole
         live.sql("DELETE FROM reports WHERE entity_id = '0000000003' AND concept = 'us-gaap:Assets'", write=True)
         third = live.publish(target)
