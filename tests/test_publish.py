@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import factstore
+from factstore.ask.evaluate import evaluate_real, load_real, real_questions
 from factstore.cli import main
 from factstore.demo.data import generate
 from factstore.errors import FactstoreError
@@ -231,3 +232,15 @@ def test_a_reader_process_never_errs_while_another_loads_and_publishes(tmp_path)
     for r in seen:
         catalogs.setdefault(r["catalog"][0], set()).add(r["catalog"][1])
     assert all(len(counts) == 1 for counts in catalogs.values())
+
+
+def test_real_questions_get_the_same_answers_from_a_snapshot(real, tmp_path):
+    """Apple, NVIDIA, Alphabet and TSMC (facts and 10-K text), asked the way analysts ask, live and published."""
+    questions = real_questions(real).groupby("type", group_keys=False).head(4)
+    with factstore.open() as live:
+        load_real(live, real)
+        live.publish(tmp_path / "pub")
+        with factstore.open(tmp_path / "pub") as snap:
+            got = [evaluate_real(s, questions, progress=False) for s in (live, snap)]
+    assert len(got[0]) == len(questions) >= 12 and got[0]["right"].mean() > 0.8
+    pd.testing.assert_frame_equal(*got)
