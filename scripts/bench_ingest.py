@@ -116,22 +116,24 @@ def unit_lists(files: list[Path]) -> list[list[tuple[str, str, str, list[dict]]]
 
 def synthetic_company(cik: int, size: int, pool: list[list[tuple[str, str, str, list[dict]]]], rng: Any) -> bytes:
     """A companyfacts JSON of about `size` facts: a real company's unit lists from a random point on, its
-    accessions renumbered to the new CIK (a filing's facts keep their form and dates)."""
+    accessions renumbered to the new CIK (a filing's facts keep their form and dates); where the lists run out
+    they are taken again under new accessions, so no fact repeats in a filing (real files repeat none)."""
     import orjson
 
     lists = pool[rng.integers(len(pool))]
     at = int(rng.integers(len(lists)))
     facts: dict[str, dict[str, Any]] = {}
-    accns: dict[str, str] = {}
+    accns: dict[tuple[int, str], str] = {}
     n = 0
     while n < size:
         tax, name, unit, values = lists[at % len(lists)]
+        cycle = at // len(lists)
         at += 1
         values = values[:size - n]
         for v in values:
-            accns.setdefault(v["accn"], f"{cik:010d}-{v['accn'][11:13]}-{len(accns):06d}")
+            accns.setdefault((cycle, v["accn"]), f"{cik:010d}-{v['accn'][11:13]}-{len(accns):06d}")
         body = facts.setdefault(tax, {}).setdefault(name, {"label": name, "units": {}})
-        body["units"].setdefault(unit, []).extend({**v, "accn": accns[v["accn"]]} for v in values)
+        body["units"].setdefault(unit, []).extend({**v, "accn": accns[cycle, v["accn"]]} for v in values)
         n += len(values)
     return orjson.dumps({"cik": cik, "entityName": f"Synthetic {cik}", "facts": facts})
 
