@@ -7,7 +7,7 @@ entities); this module resolves names, passes dates and shapes the result (long,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from datetime import date
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import duckdb
@@ -58,6 +58,16 @@ def iter_panel(store: FactStore, tickers: Iterable[str | int], concepts: Iterabl
 def _run(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any],
          ttm: bool, mode: str, fetch: Callable[[duckdb.DuckDBPyRelation], T]) -> T:
     """Resolve the names, register the dates and fetch the panel query's result with `fetch`."""
+    params, moments = inputs(store, tickers, concepts, dates, mode)
+    with store.frame(pd.DataFrame({"date": pd.Series(moments, dtype="datetime64[us]")})) as dates_view:
+        return fetch(store.relation(_query(ttm, dates_view, len(params["entities"])), params))
+
+
+def inputs(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any],
+           mode: str) -> tuple[dict[str, Any], list[datetime]]:
+    """A panel's arguments checked and resolved: the panel query's parameters (entity_ids and tickers as given with
+    their positions, the distinct entities, concepts qualified and as given with their positions, mode) and the
+    distinct moments, sorted."""
     store.check_mode(mode)
     given = list(dict.fromkeys(str(t) for t in ([tickers] if isinstance(tickers, str | int) else tickers)))
     names = list(dict.fromkeys([concepts] if isinstance(concepts, str) else concepts))
@@ -71,8 +81,7 @@ def _run(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str]
         "t_no": list(range(len(given))), "concepts": [store.resolve_concepts(n)[0] for n in names], "names": names,
         "c_no": list(range(len(names))), "mode": mode,
     }
-    with store.frame(pd.DataFrame({"date": pd.Series(moments, dtype="datetime64[us]")})) as dates_view:
-        return fetch(store.relation(_query(ttm, dates_view, len(params["entities"])), params))
+    return params, moments
 
 
 def _wide(long: pd.DataFrame, ttm: bool) -> pd.DataFrame:

@@ -217,8 +217,13 @@ def open_snapshot(target: str | Path) -> tuple[duckdb.DuckDBPyConnection, Path]:
         con = duckdb.connect(str(snap / CATALOG), read_only=True)
     except duckdb.Error as exc:
         raise FactstoreError(f"{snap / CATALOG}: cannot open snapshot: {exc}") from exc
-    con.execute("SET allowed_directories = ?", [[str(snap) + os.sep]])
-    con.execute("SET enable_external_access = false")
+    try:
+        con.execute("SET allowed_directories = ?", [[str(snap) + os.sep]])
+        con.execute("SET enable_external_access = false")
+    except duckdb.InvalidInputException:  # open in this process already (DuckDB shares it), so set already
+        if con.execute("SELECT current_setting('enable_external_access')").fetchall()[0][0]:
+            con.close()
+            raise
     with _GUARD:
         _OPEN_HERE[snap] += 1
     return con, snap

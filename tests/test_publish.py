@@ -124,6 +124,9 @@ def test_a_reader_keeps_its_snapshot_while_newer_ones_are_published_and_pruned(t
         live.publish(target)
         reader = factstore.open(target)
         held = reader.snapshot
+        with factstore.open(target) as twice:  # the same snapshot open twice in one process
+            assert twice.snapshot == held and twice.sql("SELECT count(*) n FROM reports").equals(
+                reader.sql("SELECT count(*) n FROM reports"))
         count = reader.sql("SELECT count(*) n FROM reports")["n"][0]
         for cik in (4, 5):
             live.load_companyfacts(companyfacts(cik, [f"{cik:010d}-20-000001"]), progress=False)

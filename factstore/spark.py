@@ -1,0 +1,170 @@
+"""Spark over a published snapshot: the backtest panel and the as-of facts of every entity, computed by Spark
+partitioned by entity.
+
+The point-in-time rules are stated once, in sql/macros.sql and sql/panel.sql: the snapshot's Parquet rows are read
+by Spark and hash-partitioned by entity_id (an entity's rows all land in one partition), and each partition is
+answered by the same macros (`panel_asof`, `facts_asof`) in its own in-memory DuckDB (one thread: Spark runs the
+partitions in parallel), over tables made by sql/schema.sql and filled with that partition's rows. Names are
+resolved on the driver by the snapshot's store, so the errors are the store's.
+
+The DataFrames are lazy: they read the snapshot's files when an action runs, so a snapshot pruned in between
+(`publish(..., keep=...)`) can no longer be read; the next snapshot is not read until `panel`/`facts_asof` is
+called again.
+
+    from pyspark.sql import SparkSession
+    from factstore import spark as fs
+    spark = SparkSession.builder.getOrCreate()
+    fs.panel(spark, "published/", ["RPS", "BSMH"], ["Revenues"], ["2021-03-31", "2021-06-30"], ttm=True).show()
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import reduce
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql.pandas.types import to_arrow_schema
+from pyspark.sql.types import (
+    BooleanType,
+    DateType,
+    DoubleType,
+    LongType,
+    StringType,
+    StructField,
+    StructType,
+    TimestampNTZType,
+)
+
+import factstore
+from factstore import feed
+from factstore.errors import FactstoreError
+from factstore.publishing import SQL_DIR
+from factstore.store import FactStore
+from factstore.timing import as_of_timestamp
+
+MACROS = "\n".join((SQL_DIR / name).read_text() for name in ("schema.sql", "macros.sql", "panel.sql"))
+TABLE = "_table"  # the column naming the snapshot table each row of a partition's input comes from
+DATES = "panel_dates"  # the partition's table of panel dates
+
+# the macros' rows as Spark types: the store's times are naive UTC (TIMESTAMP_NTZ), its dates DATE
+TEXT, DAY, TIME, NUMBER, FLAG = StringType(), DateType(), TimestampNTZType(), DoubleType(), BooleanType()
+PANEL_ASOF = StructType([StructField(name, kind) for name, kind in (
+    ("date", TIME), ("entity_id", TEXT), ("concept", TEXT), ("fiscal_period", TEXT), ("period_start", DAY),
+    ("period_end", DAY), ("value", NUMBER), ("accepted_at", TIME), ("derived", FLAG), ("ttm", NUMBER))])
+FACTS_ASOF = StructType([StructField(name, kind) for name, kind in (
+    ("entity_id", TEXT), ("item", TEXT), ("concept", TEXT), ("unit", TEXT), ("period_start", DAY),
+    ("period_end", DAY), ("value", NUMBER), ("filing_id", TEXT), ("form", TEXT), ("accepted_at", TIME),
+    ("first_value", NUMBER), ("restated", FLAG), ("n_versions", LongType()))])
+LONG = ["date", "ticker", "concept", "fiscal_period", "period_start", "period_end", "value", "accepted_at", "derived"]
+
+
+def panel(spark: SparkSession, target: str | Path, tickers: Iterable[str | int], concepts: Iterable[str],
+          dates: Iterable[Any], *, ttm: bool = False, mode: str = "as_of", partitions: int | None = None) -> DataFrame:
+    """`store.panel` (long form) of the snapshot published at TARGET as a Spark DataFrame: the same columns, rows
+    and row order (date, then tickers and concepts as given). `partitions`: how many the entities are spread over
+    (default: Spark's default parallelism, a multiple of it where there would be over feed.BATCH entities in one)."""
+    with _snapshot(target) as store:
+        params, moments = feed.inputs(store, tickers, concepts, dates, mode)
+        snapshot = store.snapshot
+    entities = params["entities"]
+    wanted = F.broadcast(spark.createDataFrame([(e,) for e in entities], "entity_id STRING"))
+    tables = {  # the entities as a semi-join: an isin of thousands of names takes seconds to build through py4j
+        "reports": spark.read.parquet(str(snapshot / "reports")).where(F.col("concept").isin(params["concepts"]))
+        .join(wanted, "entity_id", "left_semi"),
+        "entity_periods": spark.read.parquet(str(snapshot / "entity_periods")).join(wanted, "entity_id", "left_semi"),
+        "entities": wanted,
+    }
+    answer = _Partition(
+        {t: df.columns for t, df in tables.items()},
+        f"SELECT * FROM panel_asof('{DATES}', $concepts, mode := $mode)",
+        {"concepts": params["concepts"], "mode": mode}, to_arrow_schema(PANEL_ASOF),
+        pa.table({"date": pa.array(moments, pa.timestamp("us"))}))
+    rows = _by_entity(tables, partitions or _partitions(spark, len(entities))).mapInArrow(answer, PANEL_ASOF)
+    given = spark.createDataFrame(list(zip(params["entity_ids"], params["tickers"], params["t_no"], strict=True)),
+                                  "entity_id STRING, ticker STRING, t_no INT")
+    names = spark.createDataFrame(list(zip(params["concepts"], params["names"], params["c_no"], strict=True)),
+                                  "concept STRING, name STRING, c_no INT")
+    return (rows.join(F.broadcast(given), "entity_id").join(F.broadcast(names), "concept")
+            .withColumn("concept", F.col("name"))
+            .repartition(1).sortWithinPartitions("date", "t_no", "c_no")  # orderBy would run the macros twice
+            .select(*LONG, *(["ttm"] if ttm else [])))
+
+
+def facts_asof(spark: SparkSession, target: str | Path, as_of: Any, *, mode: str = "as_of",
+               partitions: int | None = None) -> DataFrame:
+    """The `facts_asof` macro (sql/macros.sql) over every entity of the snapshot published at TARGET: each fact's
+    value as of `as_of` (None: all published), as first reported or the newest (`mode`), with its filing; rows
+    unordered, as the macro's. `partitions` as in `panel`."""
+    with _snapshot(target) as store:
+        store.check_mode(mode)
+        moment = as_of_timestamp(as_of)
+        snapshot = store.snapshot
+        entities = int(store.sql("SELECT count(*) AS n FROM entities")["n"].iloc[0])
+    reports = spark.read.parquet(str(snapshot / "reports"))
+    answer = _Partition({"reports": reports.columns}, "SELECT * FROM facts_asof($as_of, mode := $mode)",
+                        {"as_of": moment, "mode": mode}, to_arrow_schema(FACTS_ASOF))
+    return _by_entity({"reports": reports}, partitions or _partitions(spark, entities)).mapInArrow(answer, FACTS_ASOF)
+
+
+def _snapshot(target: str | Path) -> FactStore:
+    """The store of TARGET's current snapshot, read only; a target where nothing was published is refused as
+    factstore.open refuses it, a store file as not published."""
+    store = factstore.open(target, read_only=True)
+    if store.snapshot is None:
+        store.close()
+        raise FactstoreError(f"{target}: a store, not a folder a store was published into (publish it first: "
+                             f"`factstore publish TARGET --db {target}`)")
+    return store
+
+
+def _partitions(spark: SparkSession, entities: int) -> int:
+    """Spark's default parallelism, or a multiple of it where a partition would hold over feed.BATCH entities (the
+    macros' hash tables grow faster than the entities in one call)."""
+    cores = spark.sparkContext.defaultParallelism
+    return cores * max(1, math.ceil(entities / (feed.BATCH * cores)))
+
+
+def _by_entity(tables: dict[str, DataFrame], partitions: int) -> DataFrame:
+    """The tables' rows in one DataFrame (every table's columns, TABLE naming each row's table), hash-partitioned
+    by entity_id: all of an entity's rows in one partition."""
+    tagged = [df.withColumn(TABLE, F.lit(name)) for name, df in tables.items()]
+    rows = reduce(lambda a, b: a.unionByName(b, allowMissingColumns=True), tagged)
+    return rows.repartition(partitions, "entity_id")
+
+
+@dataclass(frozen=True)
+class _Partition:
+    """What each partition runs (pickled to the executors): its rows inserted into the tables of sql/schema.sql in
+    an in-memory DuckDB with the macros, then `query` with `params`, its rows cast to `schema`."""
+
+    columns: dict[str, list[str]]  # table -> the columns of it that the input carries
+    query: str
+    params: dict[str, Any]
+    schema: pa.Schema
+    dates: pa.Table | None = None  # the panel's dates, as the table DATES
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        batches = [b for b in batches if b.num_rows]
+        if not batches:
+            return
+        con = duckdb.connect(config={"threads": 1, "enable_external_access": False})  # Spark runs partitions at once
+        try:
+            con.execute(MACROS)
+            con.register("_rows", pa.Table.from_batches(batches))
+            for table, columns in self.columns.items():
+                names = ", ".join(columns)  # table and columns: the snapshot's, from sql/schema.sql
+                con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM _rows WHERE {TABLE} = ?", [table])
+            con.unregister("_rows")
+            if self.dates is not None:
+                con.register(DATES, self.dates)
+            for batch in con.sql(self.query, params=self.params).to_arrow_reader():
+                yield batch.cast(self.schema)
+        finally:
+            con.close()

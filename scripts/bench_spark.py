@@ -1,0 +1,99 @@
+"""Benchmark: the backtest panel of one published snapshot from the store (store.panel on factstore.open(TARGET))
+against factstore.spark.panel collected to the driver (toArrow), at 1 and 2 local cores, in one run.
+
+Demo data with more companies (as scripts/bench_panel.py), published once; each figure is the best of --repeat
+runs after one warm-up run (Spark's first job starts its Python workers). The Spark panel is checked equal to the
+store's on every cell (types, values and order).
+
+    python scripts/bench_spark.py                    # 600 tickers × 120 month ends × 5 concepts
+    python scripts/bench_spark.py --companies 100    # a quick run
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import factstore  # noqa: E402
+from factstore import spark as fs  # noqa: E402
+from factstore.demo.data import generate  # noqa: E402
+
+CONCEPTS = ["us-gaap:" + c for c in ("Revenues", "NetIncomeLoss", "OperatingIncomeLoss", "Assets",
+                                     "EarningsPerShareBasic")]
+
+
+def best(run: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """The fastest of `repeat` runs (seconds) and the last result."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        result = run()
+        times.append(time.perf_counter() - t)
+    return min(times), result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--companies", type=int, default=600, help="fictitious companies (one ticker each)")
+    parser.add_argument("--months", type=int, default=120, help="month ends, up to June 2024")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs of each, the best kept")
+    parser.add_argument("--ttm", action="store_true", help="with the trailing twelve months")
+    args = parser.parse_args()
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # Spark's workers run this interpreter
+    warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas", FutureWarning)
+    from pyspark.sql import SparkSession
+
+    t = time.perf_counter()
+    data = generate(companies=args.companies, html=False)
+    tickers = sorted(data.documents["ticker"].unique())
+    dates = pd.date_range(end="2024-06-30", periods=args.months, freq="ME")
+    cells = len(tickers) * len(dates) * len(CONCEPTS)
+    with tempfile.TemporaryDirectory() as tmp:
+        with factstore.open() as live:
+            live.load_course(xbrl=data.xbrl, documents=data.documents, progress=False)
+            published = live.publish(tmp)
+        print(f"generated, loaded and published {published.rows['reports']:,} reports of {len(tickers):,} "
+              f"companies ({time.perf_counter() - t:.1f}s); panel: {len(tickers):,} tickers × {len(dates)} month "
+              f"ends × {len(CONCEPTS)} concepts = {cells:,} cells{' with TTM' if args.ttm else ''}")
+
+        with factstore.open(tmp) as store:  # closed before Spark opens the snapshot on the driver
+            store.panel(tickers, CONCEPTS, dates, ttm=args.ttm)
+            store_s, _ = best(lambda: store.panel(tickers, CONCEPTS, dates, ttm=args.ttm), args.repeat)
+            want = store.panel_arrow(tickers, CONCEPTS, dates, ttm=args.ttm)
+        print(f"store.panel (the snapshot, DuckDB on its Parquet files): {store_s:.2f}s")
+
+        spark_s: dict[int, float] = {}
+        for cores in (1, 2):
+            session = (SparkSession.builder.master(f"local[{cores}]").appName("bench_spark")
+                       .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+                       .getOrCreate())
+            session.sparkContext.setLogLevel("ERROR")
+            try:
+                def run(session: SparkSession = session) -> Any:
+                    return fs.panel(session, tmp, tickers, CONCEPTS, dates, ttm=args.ttm).toArrow()
+                run()
+                spark_s[cores], got = best(run, args.repeat)
+            finally:
+                session.stop()
+            same = got.schema.equals(want.schema) and got.equals(want)
+            print(f"factstore.spark.panel, local[{cores}], collected: {spark_s[cores]:.2f}s; "
+                  f"every cell equal to store.panel: {'yes' if same else 'NO'}")
+            if not same:
+                raise SystemExit("the Spark panel and store.panel disagree")
+        print(f"\noverhead, Spark vs store.panel: {spark_s[1] / store_s:.1f}x at 1 core, {spark_s[2] / store_s:.1f}x "
+              f"at 2 cores; scaling 1 -> 2 cores: {spark_s[1] / spark_s[2]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
