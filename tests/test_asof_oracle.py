@@ -126,7 +126,7 @@ def test_quarters_agree_with_brute_force(how):
     store.quarters gives it, and one as store.fact gives it by its label, against the oracle's quarters."""
     seen: Counter = Counter()
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(data=raw_rows(most_labels=1), draw=st.data())
     def agree(data, draw):
         xbrl, docs = data
