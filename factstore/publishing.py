@@ -103,15 +103,16 @@ def publish(store: FactStore, target: str | Path, *, keep: int | None = None) ->
 def _table(store: FactStore, table: str, partial: Path, final: Path, before: dict[str, Any] | None,
            previous: Path | None) -> dict[str, Any]:
     """One table written into the snapshot: its old files kept where it only grew, new rows in a new file."""
-    rows = int(store.sql(f"SELECT count(*) AS n FROM {table}")["n"].iloc[0])  # table: ours
+    old = before.get("boundary") if before and previous and before["files"] else None
+    rows, boundary, fingerprint, kept = _fingerprints(store, table, old or 0)
     (partial / table).mkdir()
     files, start = [], 0
-    if before and previous and before["rows"] <= rows and before["files"] and \
-            _fingerprint(store, table, before["rows"]) == before["fingerprint"]:
+    if old is not None and kept == before["fingerprint"]:  # the rows below the old boundary are as published
         for name in before["files"]:
             _link(previous / table / name, partial / table / name)
-        files, start = list(before["files"]), before["rows"]
-    if rows > start or not files:
+        files, start = list(before["files"]), old
+    reused = int(kept[0]) if files else 0
+    if rows > reused or not files:
         name = f"part-{final.name}.parquet"
         reader = store.relation(f"SELECT * FROM {table} WHERE rowid >= ? ORDER BY rowid",  # table: ours
                                 [start]).to_arrow_reader(ROWS_PER_GROUP)
@@ -119,15 +120,19 @@ def _table(store: FactStore, table: str, partial: Path, final: Path, before: dic
             for batch in reader:
                 writer.write_batch(batch, row_group_size=ROWS_PER_GROUP)
         files.append(name)
-    return {"rows": rows, "fingerprint": _fingerprint(store, table, rows), "files": files, "reused_rows": start}
+    return {"rows": rows, "boundary": boundary, "fingerprint": fingerprint, "files": files, "reused_rows": reused}
 
 
-def _fingerprint(store: FactStore, table: str, rows: int) -> list[str]:
-    """The count and hash sum of a table's first `rows` rows in rowid order: equal before and after means those
-    rows are unchanged."""
-    found = store.sql(f"SELECT count(*) AS n, sum(hash(t)::HUGEINT)::VARCHAR AS h FROM {table} t "  # table: ours
-                      "WHERE rowid < ?", [rows])
-    return [str(found["n"].iloc[0]), str(found["h"].iloc[0])]
+def _fingerprints(store: FactStore, table: str, below: int) -> tuple[int, int, list[str], list[str]]:
+    """In one scan of a table: its rows, the rowid boundary above all of them (rowids stay sparse after a delete),
+    and the count and hash sum of all its rows and of those with rowid < `below` (equal before and after means
+    those rows are unchanged)."""
+    found = store.sql(f"""
+        SELECT count(*) AS n, coalesce(max(rowid) + 1, 0) AS boundary, sum(hash(t)::HUGEINT)::VARCHAR AS h,
+            count(*) FILTER (rowid < ?) AS kept_n, (sum(hash(t)::HUGEINT) FILTER (rowid < ?))::VARCHAR AS kept_h
+        FROM {table} t""", [below, below]).iloc[0]  # table: ours
+    return (int(found["n"]), int(found["boundary"]), [str(found["n"]), str(found["h"])],
+            [str(found["kept_n"]), str(found["kept_h"])])
 
 
 def _link(source: Path, dest: Path) -> None:

@@ -115,6 +115,13 @@ def test_a_table_that_only_grew_keeps_its_files_and_a_changed_one_is_written_who
         with factstore.open(target) as snap:
             pd.testing.assert_frame_equal(snap.sql("SELECT * FROM reports ORDER BY ALL"),
                                           live.sql("SELECT * FROM reports ORDER BY ALL"))
+        # grown again after the delete (rowids stay sparse): the old files are kept, no row is written twice
+        live.load_companyfacts(companyfacts(5, ["0000000005-20-000001"]), progress=False)
+        fourth = live.publish(target)
+        assert fourth.reused["reports"] == third.rows["reports"] and fourth.written["reports"] > 0
+        with factstore.open(target) as snap:
+            pd.testing.assert_frame_equal(snap.sql("SELECT * FROM reports ORDER BY ALL"),
+                                          live.sql("SELECT * FROM reports ORDER BY ALL"))
 
 
 def test_a_reader_keeps_its_snapshot_while_newer_ones_are_published_and_pruned(tmp_path):
