@@ -18,7 +18,7 @@ from factstore.ask.evaluate import REAL_DATA
 from factstore.errors import FactstoreError
 from factstore.sec.client import SecClient
 from factstore.store import MODES, Fact, FactStore, LoadReport
-from factstore.text.chunkers import DEFAULT_SIZE, STRATEGIES
+from factstore.text.chunkers import STRATEGIES
 
 STRATEGY_NAMES = list(STRATEGIES)
 
@@ -400,7 +400,8 @@ def build_parser() -> argparse.ArgumentParser:
                                             "table (replacing that strategy's chunks).")
     index.add_argument("--strategy", action="append", choices=STRATEGY_NAMES,
                        help="chunking strategy (repeat for several; default structure)")
-    index.add_argument("--size", type=int, default=DEFAULT_SIZE, help="chunk size in characters")
+    index.add_argument("--size", type=int, help="chunk size in characters (default: the strategy's own, the "
+                       "course's: 500 for fixed and recursive, 800 for structure)")
     _db_option(index)
     index.set_defaults(run=cmd_index)
 

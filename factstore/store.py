@@ -44,10 +44,10 @@ from factstore.progress import progress_bar
 from factstore.sec import sync
 from factstore.sec.client import SecClient
 from factstore.text.blocks import Block, Document, Section
-from factstore.text.chunkers import DEFAULT_SIZE, STRATEGIES, chunk, chunk_text, header_for
+from factstore.text.chunkers import STRATEGIES, chunk, chunk_text, header_for
 from factstore.text.parse import parse_rows
 from factstore.text.postings import index_rows, stored_index
-from factstore.text.search import ChunkIndex, Hit
+from factstore.text.search import ChunkIndex, Hit, ranking
 from factstore.timing import as_of_column, as_of_timestamp
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
@@ -911,11 +911,12 @@ class FactStore:
             "ORDER BY block_no", [doc_id])]
         return Document(text=row[0] or "", sections=sections, blocks=blocks)
 
-    def index(self, strategy: str = "structure", *, size: int = DEFAULT_SIZE, new_only: bool = False,
+    def index(self, strategy: str = "structure", *, size: int | None = None, new_only: bool = False,
               progress: bool | None = None) -> int:
-        """Chunk every stored document with a strategy (fixed, recursive, structure, scoped) into the
-        chunks table, replacing that strategy's chunks and stored BM25 index (with new_only, only documents
-        that have none yet join them). Returns the number of chunks made."""
+        """Chunk every stored document with a strategy (fixed, recursive, structure, scoped; size: the
+        strategy's own, the course's, unless given) into the chunks table, replacing that strategy's chunks and
+        stored BM25 index (with new_only, only documents that have none yet join them). Returns the number of
+        chunks made."""
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
         docs = self._all("""SELECT doc_id, title FROM documents d WHERE text IS NOT NULL AND NOT (? AND EXISTS (
@@ -930,7 +931,7 @@ class FactStore:
         self._indexes = {key: v for key, v in self._indexes.items() if key[0] != strategy}
         return len(frame)
 
-    def _chunks_of(self, docs: list[tuple[str, str | None]], strategy: str, size: int = DEFAULT_SIZE,
+    def _chunks_of(self, docs: list[tuple[str, str | None]], strategy: str, size: int | None = None,
                    progress: bool | None = False) -> pd.DataFrame:
         """Rows of the chunks table for stored documents (doc_id, title) chunked with a strategy."""
         rows = []
@@ -940,7 +941,7 @@ class FactStore:
             for no, c in enumerate(chunk(doc, strategy, size=size)):
                 section = " > ".join(doc.sections[c.section].path) if c.section is not None else None
                 rows.append((doc_id, strategy, no, [{"start_char": s, "end_char": e} for s, e in c.spans],
-                             section, c.kind, header_for(title or doc_id, doc, c), chunk_text(doc, c)))
+                             section, c.kind, header_for(title or doc_id, c), chunk_text(doc, c)))
         return pd.DataFrame(rows, columns=["doc_id", "strategy", "chunk_no", "spans", "section", "kind",
                                            "header", "text"])
 
@@ -954,7 +955,7 @@ class FactStore:
     def _index_chunks(self, strategy: str, frame: pd.DataFrame | pa.Table) -> None:
         """Append chunks (doc_id, header, text: whole documents, each document's chunks in chunk_no order) to the
         strategy's stored BM25 index: their postings and lengths, new terms, and the known terms' counts."""
-        rows = index_rows(frame, drop_note_marks=strategy == "scoped")
+        rows = index_rows(frame, blank=ranking(strategy).blank)
         first_chunk, first_term = self._one("""SELECT
             (SELECT coalesce(max(chunk_id) + 1, 0) FROM bm25_chunks WHERE strategy = ?),
             (SELECT coalesce(max(term_id) + 1, 0) FROM bm25_terms)""", [strategy])
@@ -1027,7 +1028,8 @@ class FactStore:
         terms = self.con.execute("SELECT term_id, df_text, df_all FROM bm25_terms WHERE strategy = ? ORDER BY term_id",
                                  [strategy]).fetchnumpy()
         return stored_index(docs, lengths, terms, header=header, find=lambda tokens: self._bm25_terms(strategy, tokens),
-                            postings=self._bm25_postings, rows=lambda keys: self._chunk_rows(strategy, keys))
+                            postings=self._bm25_postings, rows=lambda keys: self._chunk_rows(strategy, keys),
+                            ranking=ranking(strategy))
 
     def _bm25_terms(self, strategy: str, tokens: list[str]) -> dict[str, int]:
         """The ids of those tokens that are terms of the strategy's stored index."""
@@ -1059,7 +1061,7 @@ class FactStore:
             docs = self._all("SELECT doc_id, title FROM documents WHERE text IS NOT NULL ORDER BY doc_id")
             with self.frame(self._chunks_of(docs, strategy)) as name:
                 chunks = self.sql(select.format(name), [strategy])  # name: ours
-        return ChunkIndex.from_frame(chunks, header=header, drop_note_marks=strategy == "scoped")
+        return ChunkIndex.from_frame(chunks, header=header, ranking=ranking(strategy))
 
     def ask(self, question: str, *, as_of: Any = None, k: int = 5) -> Answer:
         """Answer a question in English or Spanish: a number from the facts (with its filing and time) or

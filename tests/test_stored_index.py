@@ -19,7 +19,6 @@ from rank_bm25 import BM25Okapi
 import factstore
 from factstore.demo.reports import generate_reports
 from factstore.text import postings
-from factstore.text.chunkers import DEFAULT_SIZE
 from factstore.text.tokenize import tokenize, tokenize_many
 from tests.test_bm25 import _fixture_texts
 
@@ -205,7 +204,7 @@ def test_indexing_a_strategy_again_replaces_its_index_only(stored, reports, tmp_
     with factstore.open() as rebuilt:
         rebuilt.load_reports(reports.iloc[:-1], progress=False)
         for strategy in STRATEGIES:
-            rebuilt.index(strategy, size=300 if strategy == "fixed" else DEFAULT_SIZE, progress=False)
+            rebuilt.index(strategy, size=300 if strategy == "fixed" else None, progress=False)
         assert_same_hits(again, results(rebuilt, SEARCHES))
 
 

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 
 from factstore.names import Entity, Found, Names, acronyms, name_words
-from factstore.text.tokenize import STOPWORDS, normalize
+from factstore.text.tokenize import FUNCTION_WORDS, normalize
 
 METRICS_FILE = Path(__file__).resolve().parents[2] / "data" / "metrics.csv"
 
@@ -244,7 +244,7 @@ def find_part(words: list[str], span: tuple[int, int], own: set[str]) -> str | N
     for word in reversed(words[:start]):
         if word == "s" or (neutral(word) and not before):  # possessive "Apple's", "FY2024 ..."
             continue
-        if word in STOPWORDS or neutral(word):
+        if word in FUNCTION_WORDS or neutral(word):
             break
         before.insert(0, word)
     if before:
@@ -253,8 +253,8 @@ def find_part(words: list[str], span: tuple[int, int], own: set[str]) -> str | N
         if words[i] not in _LEADS:
             continue
         rest = [w for w in words[i + 1:] if w != "s"]
-        at = next((j for j, w in enumerate(rest) if w not in STOPWORDS), len(rest))
-        after = list(itertools.takewhile(lambda w: w not in STOPWORDS and not neutral(w), rest[at:]))
+        at = next((j for j, w in enumerate(rest) if w not in FUNCTION_WORDS), len(rest))
+        after = list(itertools.takewhile(lambda w: w not in FUNCTION_WORDS and not neutral(w), rest[at:]))
         if after:
             return " ".join(after)
     return None

@@ -44,11 +44,14 @@ def _fail_at(mask: pd.Series, source: str, column: str, message: str, df: pd.Dat
 
 
 def strings(df: pd.DataFrame, column: str, source: str, *, allowed: set[str] | None = None,
-            nullable: bool = False) -> pd.Series:
-    """A text column, stripped; empty or (optionally) values outside `allowed` are errors."""
-    values = df[column].astype(_TEXT).str.strip()
+            nullable: bool = False, strip: bool = True) -> pd.Series:
+    """A text column, stripped (unless not `strip`: a text that offsets point into); empty (or blank) or
+    (optionally) values outside `allowed` are errors."""
+    values = df[column].astype(_TEXT)
+    stripped = values.str.strip()
+    values = stripped if strip else values
     if not nullable:
-        _fail_at(values.isna() | (values == ""), source, column, "missing value", df)
+        _fail_at(stripped.isna() | (stripped == ""), source, column, "missing value", df)
     if allowed is not None:
         bad = values.notna() & ~values.isin(sorted(allowed))
         _fail_at(bad, source, column, f"unknown value; expected one of {sorted(allowed)}", df)

@@ -36,7 +36,8 @@ def read_reports(documents: Table) -> Batch:
         "doc_id": strings(df, "id_doc", source), "entity_id": None,
         "issuer": [issuer_of(t) for t in titles], "kind": "report", "form": strings(df, "tipo", source),
         "period_end": pd.NaT, "year": pd.array([year_of(t) for t in titles], dtype="Int64"),
-        "accepted_at": pd.NaT, "title": titles, "raw": strings(df, "texto", source),
+        "accepted_at": pd.NaT, "title": titles,
+        "raw": strings(df, "texto", source, strip=False),  # as given: reference passages are offsets into it
     })
     batch.source_of["documents"] = source
     return batch

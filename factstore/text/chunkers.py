@@ -1,30 +1,38 @@
 """Chunkers: pure functions from a parsed document to chunks that remember their exact spans.
 
-`fixed`, `recursive` and `structure` are the course's baselines; `scoped` is ours (structure chunks,
-and every note also indexed on its own; its search side narrows by the issuer and year a question
-names). A chunk's text is its spans' slices joined by a blank line; a header never changes the spans.
+`fixed`, `recursive` and `structure` are the course's three chunkers, as its lesson defines them and with its
+parameters (windows of 500 characters overlapping by 50; the coarsest separator that fits 500 characters;
+structure-aware chunks merged up to 800 characters), so they give the course's chunks to the character.
+`scoped` is ours (see its docstring). A chunk's text is its spans' slices joined by a blank line; the context
+header ('title > section') is indexed with it but never changes the spans.
 """
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from factstore.text.blocks import Document
 
 Span = tuple[int, int]
-DEFAULT_SIZE = 500
-DEFAULT_OVERLAP = 100
+FIXED_SIZE, FIXED_OVERLAP = 500, 50
+RECURSIVE_SIZE = 500
+STRUCTURE_SIZE = 800
 SEPARATORS = ("\n\n", "\n", ". ", " ")
 
 
 @dataclass(frozen=True)
 class Chunk:
-    """One retrievable unit: spans into the document's text, the section it belongs to, its kind."""
+    """One retrievable unit: spans into the document's text, the section it belongs to (an index into
+    Document.sections), its kind, and the heading its context header names."""
 
     spans: tuple[Span, ...]
     section: int | None
     kind: str  # 'window', 'text', 'table', 'note'
+    heading: str = ""
 
 
 def chunk_text(doc: Document, chunk: Chunk) -> str:
@@ -32,11 +40,9 @@ def chunk_text(doc: Document, chunk: Chunk) -> str:
     return "\n\n".join(doc.text[s:e] for s, e in chunk.spans)
 
 
-def header_for(title: str, doc: Document, chunk: Chunk) -> str:
-    """The course's context header, 'title > section' (the innermost heading; for filings the title is
-    'issuer > form period', so 'issuer > form period > section')."""
-    section = doc.sections[chunk.section].heading if chunk.section is not None else title
-    return f"{title} > {section}"
+def header_for(title: str, chunk: Chunk) -> str:
+    """The course's context header, 'title > section' (for filings the title is 'issuer > form period')."""
+    return f"{title} > {chunk.heading}"
 
 
 def section_at(doc: Document, offset: int) -> int | None:
@@ -48,63 +54,119 @@ def section_at(doc: Document, offset: int) -> int | None:
     return found
 
 
-def _strip(text: str, start: int, end: int) -> Span:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
+_MARKDOWN_HEADING = re.compile(r"^##+ (.*)$", re.M)
+_RUN = re.compile(r"[^\n](?:.|\n(?!\n))*")  # a block: non-blank lines up to a blank line
 
 
-def fixed(doc: Document, size: int = DEFAULT_SIZE, overlap: int = DEFAULT_OVERLAP) -> list[Chunk]:
-    """Windows of `size` characters, each starting `size - overlap` after the previous one."""
+class Headings:
+    """The heading in effect at an offset, by the course's rule: the last '##' heading line (any level from 2)
+    of the text up to and including that offset (a line the offset cuts short counts as far as it goes).
+    A document without Markdown headings (a parsed filing) takes the last of its sections started by then."""
+
+    def __init__(self, doc: Document) -> None:
+        self.text = doc.text
+        found = list(_MARKDOWN_HEADING.finditer(doc.text))
+        if found:
+            self.starts = [m.start(1) for m in found]
+            self.ends = [m.end(1) for m in found]
+            self.names: list[str] | None = None
+        else:
+            self.starts = [s.start for s in doc.sections]
+            self.names = [s.heading for s in doc.sections]
+
+    def at(self, offset: int) -> str:
+        if self.names is not None:
+            j = bisect_right(self.starts, offset) - 1
+            return self.names[j] if j >= 0 else ""
+        j = bisect_right(self.starts, offset + 1) - 1
+        return self.text[self.starts[j]:min(self.ends[j], offset + 1)] if j >= 0 else ""
+
+
+def _chunk(doc: Document, headings: Headings, spans: tuple[Span, ...], kind: str) -> Chunk:
+    return Chunk(spans, section_at(doc, spans[0][0]), kind, headings.at(spans[0][0]))
+
+
+def fixed(doc: Document, size: int = FIXED_SIZE, overlap: int = FIXED_OVERLAP) -> list[Chunk]:
+    """Windows of `size` characters, each starting `overlap` characters before the previous one ends; the last
+    ends with the text (the course's `fijo`: cuts fall anywhere, whitespace included)."""
     if not 0 <= overlap < size:
         raise ValueError("fixed: need 0 <= overlap < size")
-    out, n = [], len(doc.text)
-    for start in range(0, n, size - overlap):
-        span = _strip(doc.text, start, min(start + size, n))
-        if span[0] < span[1]:
-            out.append(Chunk((span,), section_at(doc, span[0]), "window"))
-        if start + size >= n:
+    n, headings, out, start = len(doc.text), Headings(doc), [], 0
+    while n:
+        end = min(start + size, n)
+        out.append(_chunk(doc, headings, ((start, end),), "window"))
+        if end == n:
             break
+        start = end - overlap
     return out
 
 
-def _pieces(text: str, start: int, end: int, size: int, separators: tuple[str, ...]) -> list[Span]:
-    """Split text[start:end] on the coarsest separator, recursing into pieces still above size."""
+def _cuts(text: str, start: int, end: int, separators: tuple[str, ...], size: int) -> list[Span]:
+    """text[start:end] as spans of at most `size`: split after each occurrence of the coarsest separator (a piece
+    keeps its separator), pieces still too long split by the finer ones (with none left, every `size`
+    characters), then neighbours merged while they fit."""
     if end - start <= size:
         return [(start, end)]
     if not separators:
-        return [(s, min(s + size, end)) for s in range(start, end, size)]
-    sep, finer = separators[0], separators[1:]
-    keep = sep.rstrip()  # a sentence keeps its full stop; blank lines and spaces are dropped
-    out, cursor = [], start
-    while cursor < end:
-        hit = text.find(sep, cursor, end)
-        stop = end if hit < 0 else hit + len(keep)
-        if stop > cursor:
-            out.extend(_pieces(text, cursor, stop, size, finer))
-        cursor = end if hit < 0 else hit + len(sep)
+        return [(k, min(k + size, end)) for k in range(start, end, size)]
+    sep, bounds = separators[0], [start]
+    hit = text.find(sep, start, end)
+    while hit != -1:
+        bounds.append(hit + len(sep))
+        hit = text.find(sep, hit + len(sep), end)
+    bounds.append(end)
+    merged: list[Span] = []
+    for a, b in pairwise(bounds):
+        for s, e in _cuts(text, a, b, separators[1:], size) if b > a else []:
+            if merged and e - merged[-1][0] <= size:
+                merged[-1] = (merged[-1][0], e)
+            else:
+                merged.append((s, e))
+    return merged
+
+
+def _strip(text: str, start: int, end: int) -> Span:
+    piece = text[start:end]
+    start += len(piece) - len(piece.lstrip())
+    return start, end - (len(text[start:end]) - len(text[start:end].rstrip()))
+
+
+def recursive(doc: Document, size: int = RECURSIVE_SIZE, separators: tuple[str, ...] = SEPARATORS) -> list[Chunk]:
+    """The course's `recursivo`: split on the coarsest separator that works (blank line, line, sentence, space),
+    recursing into pieces above `size` and merging neighbours while they fit; each span trimmed of whitespace."""
+    headings, out = Headings(doc), []
+    for s, e in _cuts(doc.text, 0, len(doc.text), separators, size):
+        s, e = _strip(doc.text, s, e)
+        if e > s:
+            out.append(_chunk(doc, headings, ((s, e),), "text"))
     return out
 
 
-def recursive(doc: Document, size: int = DEFAULT_SIZE, separators: tuple[str, ...] = SEPARATORS) -> list[Chunk]:
-    """Split on the coarsest separator first (blank line, line, sentence, space), then merge
-    neighbouring pieces while the merged span stays within `size` characters."""
+def structure(doc: Document, size: int = STRUCTURE_SIZE) -> list[Chunk]:
+    """The course's `estructura`: headings set the section and are not chunks; a table is one chunk whatever its
+    size; a block that cites notes is a chunk of its own carrying each note as a further span (a mark names the
+    last note of the document with that mark); other consecutive blocks of one section merge up to `size`."""
+    headings, notes = Headings(doc), {}
+    # a block runs to the end of its run of non-blank lines, as the course reads blocks (a final newline included)
+    ends = {m.start(): m.end() for m in _RUN.finditer(doc.text)}
+    for b in doc.blocks:
+        if b.kind == "note" and b.note_mark:
+            notes[b.note_mark] = (b.start, ends.get(b.start, b.end))
     out: list[Chunk] = []
-    group: Span | None = None
-    for s, e in _pieces(doc.text, 0, len(doc.text), size, separators):
-        s, e = _strip(doc.text, s, e)
-        if s >= e:
+    pinned = False  # whether the last chunk takes no more blocks
+    for b in doc.blocks:
+        if b.kind in ("heading", "note"):
             continue
-        if group is not None and e - group[0] <= size:
-            group = (group[0], e)
+        span = (b.start, ends.get(b.start, b.end))
+        marks = tuple(dict.fromkeys(notes[m] for m in b.notes if m in notes))
+        pins = b.kind == "table" or bool(marks)
+        last = out[-1].spans[0] if out else None
+        if (last and not pins and not pinned and headings.at(b.start) == out[-1].heading
+                and span[1] - last[0] <= size):
+            out[-1] = Chunk(((last[0], span[1]),), out[-1].section, out[-1].kind, out[-1].heading)
             continue
-        if group is not None:
-            out.append(Chunk((group,), section_at(doc, group[0]), "text"))
-        group = (s, e)
-    if group is not None:
-        out.append(Chunk((group,), section_at(doc, group[0]), "text"))
+        out.append(_chunk(doc, headings, (span, *marks), "table" if b.kind == "table" else "text"))
+        pinned = pins
     return out
 
 
@@ -124,12 +186,12 @@ def note_spans(doc: Document) -> dict[int, list[Span]]:
     return out
 
 
-def structure(doc: Document, size: int = DEFAULT_SIZE, *, lists_with_lead: bool = False) -> list[Chunk]:
-    """Headings set the section and are not chunks; a table is one chunk even above `size`; a block
-    that cites a note carries the note as a further span; consecutive paragraphs and lists of a
-    section merge up to `size` characters. Notes that something cites travel with it. With
-    `lists_with_lead`, a list always joins the paragraph that introduces it, whatever the size."""
-    cites = note_spans(doc)
+def scoped(doc: Document, size: int = RECURSIVE_SIZE) -> list[Chunk]:
+    """Ours: blocks grouped by section up to `size` (a list stays with the sentence that introduces it), each
+    table whole with the notes it cites (the nearest note of each mark), and every note block indexed again
+    on its own, so a question about what a figure includes finds the note even when its table scores low;
+    its search side narrows by the issuer and year a question names."""
+    headings, cites = Headings(doc), note_spans(doc)
     cited = {span for spans in cites.values() for span in spans}
     out: list[Chunk] = []
     group: list[int] = []
@@ -138,8 +200,7 @@ def structure(doc: Document, size: int = DEFAULT_SIZE, *, lists_with_lead: bool 
         if group:
             first, last = doc.blocks[group[0]], doc.blocks[group[-1]]
             extra = [s for i in group for s in cites.get(i, [])]
-            spans = ((first.start, last.end), *dict.fromkeys(extra))
-            out.append(Chunk(spans, first.section, "text"))
+            out.append(_chunk(doc, headings, ((first.start, last.end), *dict.fromkeys(extra)), "text"))
             group.clear()
 
     for i, block in enumerate(doc.blocks):
@@ -148,24 +209,15 @@ def structure(doc: Document, size: int = DEFAULT_SIZE, *, lists_with_lead: bool 
             continue
         if block.kind == "table":
             flush()
-            spans = ((block.start, block.end), *cites.get(i, []))
-            out.append(Chunk(spans, block.section, "table"))
+            out.append(_chunk(doc, headings, ((block.start, block.end), *cites.get(i, [])), "table"))
             continue
-        lead = lists_with_lead and block.kind == "list" and group and doc.blocks[group[-1]].kind == "paragraph"
+        lead = block.kind == "list" and group and doc.blocks[group[-1]].kind == "paragraph"
         if group and (doc.blocks[group[0]].section != block.section
                       or (block.end - doc.blocks[group[0]].start > size and not lead)):
             flush()
         group.append(i)
     flush()
-    return out
-
-
-def scoped(doc: Document, size: int = DEFAULT_SIZE) -> list[Chunk]:
-    """Ours: structure chunks whose lists stay with the sentence that introduces them, plus every note
-    block indexed again on its own, so a question about what a figure includes finds the note even
-    when its table scores low."""
-    notes = [Chunk(((b.start, b.end),), b.section, "note") for b in doc.blocks if b.kind == "note"]
-    return structure(doc, size, lists_with_lead=True) + notes
+    return out + [_chunk(doc, headings, ((b.start, b.end),), "note") for b in doc.blocks if b.kind == "note"]
 
 
 Chunker = Callable[..., list[Chunk]]
@@ -175,7 +227,7 @@ BASELINES = ("fixed", "recursive", "structure")
 
 
 def chunk(doc: Document, strategy: str, **params: int) -> list[Chunk]:
-    """Chunk a document with a named strategy."""
+    """Chunk a document with a named strategy (params: its size, fixed's overlap; defaults: the course's)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
-    return STRATEGIES[strategy](doc, **params)
+    return STRATEGIES[strategy](doc, **{k: v for k, v in params.items() if v is not None})

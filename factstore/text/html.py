@@ -5,6 +5,9 @@ Real 10-K/10-Q documents have no heading tags: Item and PART headings are short 
 or one-row layout tables, and a table of contents repeats them. Candidates are matched by pattern, and
 the Items kept are the longest run in document and Item order with the most body text behind it, which
 drops table-of-contents copies (links, page numbers, tiny bodies).
+
+Page furniture (running headers and footers, contents back-links, page numbers) is left out of the text;
+pages end at page-break styles and rules (factstore.text.furniture).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import lxml.html
 from lxml import etree
 
 from factstore.text.blocks import Block, Document, Section
+from factstore.text.furniture import furniture
 
 _SKIP = frozenset({"head", "title", "script", "style", "noscript", "template", "ix:header", "ix:hidden"})
 _BLOCK = frozenset({
@@ -27,6 +31,8 @@ _BLOCK = frozenset({
 })
 _HEADING_TAGS = {f"h{n}": n for n in range(1, 7)}
 _HIDDEN = re.compile(r"display\s*:\s*none", re.I)
+_BREAK_BEFORE = re.compile(r"(page-)?break-before\s*:\s*(always|page)", re.I)
+_BREAK_AFTER = re.compile(r"(page-)?break-after\s*:\s*(always|page)", re.I)
 _BOLD = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)|font\s*:[^;]*\bbold\b", re.I)
 _NOT_BOLD = re.compile(r"font-weight\s*:\s*(normal|lighter|[1-5]00)", re.I)
 _RAISED = re.compile(r"vertical-align\s*:\s*super|position\s*:\s*relative\s*;\s*top\s*:\s*-", re.I)
@@ -134,6 +140,7 @@ class _Builder:
 
     def __init__(self) -> None:
         self.raws: list[_Raw] = []
+        self.breaks: list[int] = []  # indexes of the raws a page starts with
         self.line = _Line()
         self.flat = 0
         self.level = 0
@@ -165,6 +172,9 @@ class _Builder:
         style = el.get("style") or ""
         if tag in _SKIP or _HIDDEN.search(style):
             return []
+        if not self.flat and _BREAK_BEFORE.search(style):
+            self.page_break()
+        ends = [self.page_break] if not self.flat and (tag == "hr" or _BREAK_AFTER.search(style)) else []
         if tag in ("b", "strong") or _BOLD.search(style):
             bold = True
         elif _NOT_BOLD.search(style):
@@ -175,7 +185,7 @@ class _Builder:
         close = None
         if tag == "br":
             self.line.parts.append(" " if self.flat else "\n")
-            return []
+            return ends
         if tag == "sup" or _RAISED.search(style):
             if shown := _note_mark(el):  # a note mark ("1", "(2)(3)"); other raised text (®, st) stays text
                 self.line.mark(shown.translate(_SUPERSCRIPT), re.findall(r"\d+", shown))
@@ -186,13 +196,13 @@ class _Builder:
                 close = self.space
         elif tag == "table":
             self.table(el)
-            return []
+            return ends
         elif tag in ("ul", "ol"):
             self.listing(el, ordered=tag == "ol")
-            return []
+            return ends
         elif tag == "pre":
             self.pre(el)
-            return []
+            return ends
         elif tag in _HEADING_TAGS:
             self.flush()
             self.level, bold, close = _HEADING_TAGS[tag], True, self.end_heading
@@ -206,7 +216,13 @@ class _Builder:
             steps.append((child, bold, link))
             if child.tail:
                 steps.append(lambda tail=child.tail, b=bold, a=link: self.line.add(tail, b, a))
-        return [*steps, close] if close else steps
+        return [*steps, close, *ends] if close else [*steps, *ends]
+
+    def page_break(self) -> None:
+        """A page ends here (a page-break style or a rule)."""
+        self.flush()
+        if not self.breaks or self.breaks[-1] != len(self.raws):
+            self.breaks.append(len(self.raws))
 
     def space(self) -> None:
         self.line.add(" ", False, False)
@@ -343,7 +359,15 @@ def _blocks(html: str) -> list[_Raw]:
     builder = _Builder()
     builder.visit(root, False, False)
     builder.flush()
-    return builder.raws
+    dropped = _furniture(builder.raws, builder.breaks)
+    return [raw for i, raw in enumerate(builder.raws) if i not in dropped]
+
+
+def _furniture(raws: list[_Raw], breaks: list[int]) -> set[int]:
+    """The page furniture among the blocks (running headers and footers, contents back-links, page
+    numbers); tables, lists, notes and Item or PART headings never are."""
+    return furniture([raw.text if raw.kind in ("paragraph", "heading") and not _is_heading_line(raw.text) else None
+                      for raw in raws], breaks)
 
 
 class _TreeTarget:

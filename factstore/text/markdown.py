@@ -12,7 +12,6 @@ from factstore.text.blocks import Block, Document, Section
 
 SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _TO_DIGIT = str.maketrans(SUPERSCRIPTS, "0123456789")
-_MARK = re.compile(f"[{SUPERSCRIPTS}]+")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 
@@ -73,9 +72,9 @@ def parse_report(text: str) -> Document:
             doc.sections.append(Section(heading=title, level=level, start=start, end=len(text), path=path))
             open_sections.append(len(doc.sections) - 1)
         elif kind == "nota":
-            mark = _MARK.match(body).group().translate(_TO_DIGIT)
+            mark = body[0].translate(_TO_DIGIT)  # the course's: a note is known by its first character
         cites = () if kind == "nota" else tuple(dict.fromkeys(
-            m.translate(_TO_DIGIT) for m in _MARK.findall(body)))
+            c.translate(_TO_DIGIT) for c in body if c in SUPERSCRIPTS))
         raw.append((start, end, _KINDS[kind], open_sections[-1] if open_sections else None, cites, mark))
     for i, end in ends.items():
         s = doc.sections[i]

@@ -1,6 +1,6 @@
 """The BM25 index of one strategy's chunks as rows for the store, and the index that reads them back.
 
-A chunk's header and text are tokenized apart (the tokens of 'header\\ntext' are the header's, then the text's), so
+A chunk's header and text are tokenized apart (the tokens of 'header\\n\\ntext' are the header's, then the text's), so
 one set of rows serves searches with and without headers: per (term, chunk) its count in the text and in the
 header; per term the chunks whose text holds it and those whose header or text does; per chunk both lengths.
 N, the average length and the idfs are computed when the index is read, so adding chunks appends rows (and adds
@@ -18,7 +18,7 @@ import pandas as pd
 import pyarrow as pa
 
 from factstore.text.bm25 import Scorer, distinct_counts, runs
-from factstore.text.search import ChunkIndex, blank
+from factstore.text.search import COURSE_RANKING, ChunkIndex, Ranking
 from factstore.text.tokenize import tokenize_columns
 
 Postings = Callable[[np.ndarray], dict[str, np.ndarray]]
@@ -40,7 +40,7 @@ class IndexRows:
     header_len: np.ndarray
 
 
-def index_rows(chunks: pd.DataFrame | pa.Table, *, drop_note_marks: bool = False) -> IndexRows:
+def index_rows(chunks: pd.DataFrame | pa.Table, *, blank: str = "") -> IndexRows:
     """The index rows of chunks (columns header and text; a pandas or an Arrow table)."""
     n = len(chunks)
     headers, texts = (c if isinstance(c, pa.ChunkedArray) else pa.chunked_array([pa.array(c)])
@@ -49,7 +49,7 @@ def index_rows(chunks: pd.DataFrame | pa.Table, *, drop_note_marks: bool = False
     distinct = headers.combine_chunks().dictionary_encode()
     which, m = distinct.indices.to_numpy(), len(distinct.dictionary)
     tokens = tokenize_columns(pa.chunked_array([distinct.dictionary, *texts.cast(distinct.dictionary.type).chunks]),
-                              blank=blank(drop_note_marks))
+                              blank=blank)
     ends = np.cumsum(tokens.lengths[:m])
     header_len, text_len = tokens.lengths[:m][which], tokens.lengths[m:]
     header_ids, text_ids = tokens.ids[runs(ends[which] - header_len, header_len)], tokens.ids[ends[-1]:]
@@ -82,8 +82,9 @@ class StoredBM25(Scorer):
     postings reads the rows (term_id, chunk_id, text_tf, header_tf) of term ids."""
 
     def __init__(self, term_ids: np.ndarray, doc_freq: np.ndarray, doc_len: np.ndarray, position: np.ndarray, *,
-                 header: bool, find: Callable[[list[str]], dict[str, int]], postings: Postings) -> None:
-        super().__init__(doc_len, doc_freq)
+                 header: bool, find: Callable[[list[str]], dict[str, int]], postings: Postings,
+                 ranking: Ranking = COURSE_RANKING) -> None:
+        super().__init__(doc_len, doc_freq, k1=ranking.k1, b=ranking.b)
         self._ids, self._position, self._header = term_ids, position, header
         self._find, self._read = find, postings
 
@@ -107,7 +108,7 @@ class StoredBM25(Scorer):
 
 def stored_index(docs: pd.DataFrame, chunks: dict[str, np.ndarray], terms: dict[str, np.ndarray], *, header: bool,
                  find: Callable[[list[str]], dict[str, int]], postings: Postings,
-                 rows: Callable[[pd.DataFrame], pd.DataFrame]) -> ChunkIndex:
+                 rows: Callable[[pd.DataFrame], pd.DataFrame], ranking: Ranking = COURSE_RANKING) -> ChunkIndex:
     """A ChunkIndex over a strategy's stored rows: docs (document metadata sorted by doc_id, with each document's
     first_chunk id and number of chunks; its chunks have consecutive ids in chunk_no order), chunks (chunk_id,
     text_len, header_len), terms (term_id ascending, df_text, df_all); find and postings as StoredBM25's, rows reads
@@ -122,7 +123,7 @@ def stored_index(docs: pd.DataFrame, chunks: dict[str, np.ndarray], terms: dict[
     doc_len = np.zeros(len(chunk_id), dtype=np.int64)
     doc_len[position[chunks["chunk_id"]]] = chunks["text_len"] + (chunks["header_len"] if header else 0)
     bm25 = StoredBM25(terms["term_id"], terms["df_all" if header else "df_text"], doc_len, position,
-                      header=header, find=find, postings=postings)
+                      header=header, find=find, postings=postings, ranking=ranking)
     doc_ids = docs["doc_id"].to_numpy()
 
     def chunk_rows(positions: np.ndarray) -> pd.DataFrame:

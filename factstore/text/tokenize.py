@@ -1,5 +1,6 @@
-"""Tokenization shared by chunks and queries: lower case, accents stripped (NFKD, combining marks dropped),
-`\\w+` tokens (digits and one-character tokens kept), NLTK Spanish and English stop words removed.
+"""Tokenization shared by chunks and queries, the course's normalization: lower case, accents stripped (NFKD,
+combining marks dropped), `\\w+` tokens (digits and one-character tokens kept), the course's stop words removed (a
+few Spanish words; English text keeps its own, which Okapi's idf weighs next to nothing).
 
 `tokenize` is the rule, one text at a time (queries). `tokenize_columns` gives the same tokens for many texts
 (chunks) at once, in columns, batch by batch on every core: a batch is one UTF-8 buffer (an Arrow array's), whose
@@ -47,20 +48,26 @@ _WORD = re.compile(r"\w+")
 
 
 def normalize(text: str) -> str:
-    """Lower case with accents stripped: NFKD, combining marks dropped ("Óptimo" -> "optimo")."""
+    """Lower case, then accents stripped: NFKD, combining marks dropped ("Óptimo" -> "optimo"), in the course's
+    order."""
+    text = text.lower()
     if text.isascii():
-        return text.lower()
+        return text
     text = _BMP_MARKS.sub("", unicodedata.normalize("NFKD", text))
     if _ASTRAL.search(text):
         text = _ASTRAL_MARKS.sub("", text)
-    return text.lower()
+    return text
 
 
-# The NLTK lists (bm25s ships them), normalized and split exactly as text is, so "está" -> "esta" and
-# "aren't" -> "aren", "t" (both already listed).
-STOPWORDS: frozenset[str] = frozenset(
-    token for word in (*STOPWORDS_SPANISH, *STOPWORDS_EN_PLUS) for token in _WORD.findall(normalize(word))
-)
+# The course's list, normalized. No English list joins it: its words ("or", "a", "is") are also fragments of
+# Spanish words that a fixed window cuts, which the course keeps.
+STOPWORDS: frozenset[str] = frozenset([
+    "de", "la", "el", "en", "y", "a", "los", "las", "del", "que", "se", "por", "con", "un", "una", "para", "es", "al",
+    "lo", "su", "sus", "o", "como", "fue", "cual", "cuanto", "cuantos", "cuales", "segun"])
+# Function words of both languages (NLTK's lists, as bm25s ships them), normalized and split as text is: what names
+# and questions are read past (names.py, ask), never what BM25 indexes.
+FUNCTION_WORDS: frozenset[str] = frozenset(
+    token for word in (*STOPWORDS_SPANISH, *STOPWORDS_EN_PLUS) for token in _WORD.findall(normalize(word)))
 _is_stopword = STOPWORDS.__contains__
 
 
@@ -99,7 +106,7 @@ _LEAD_SIZE = np.zeros(256, dtype=np.int64)  # UTF-8 lead byte -> bytes of its ch
 _LEAD_SIZE[0xC0:0xE0], _LEAD_SIZE[0xE0:0xF0], _LEAD_SIZE[0xF0:] = 2, 3, 4
 _LEAD_BITS = np.array([0, 0, 0x1F, 0x0F, 0x07], dtype=np.int64)  # by size: the code point bits of the lead byte
 _MARK_CHARS = frozenset(map(chr, _MARK_POINTS))
-_WIDE_NON_WORD = re.compile(r"[^\x00-\x7f\w]")
+_NON_WORD = re.compile(r"\W")
 _SURROGATES = re.compile("[\ud800-\udfff]")
 _FOLDED: dict[int, bytes | None] = {}
 
@@ -156,10 +163,10 @@ def _tokenize_batch(texts: pa.Array, blank: frozenset[int]) -> tuple[pa.Dictiona
     offsets = _offsets(texts).astype(np.int64)
     data = np.frombuffer(texts.buffers()[2] or b"", dtype=np.uint8)[offsets[0]:offsets[-1]]  # none: all empty
     offsets -= offsets[0]
+    data = np.frombuffer(data.tobytes().translate(_ASCII), dtype=np.uint8)
     if (data >= 0x80).any():
         data, offsets = _folded(data, offsets, texts, blank)
-    folded = pa.LargeStringArray.from_buffers(len(texts), pa.py_buffer(offsets),
-                                              pa.py_buffer(data.tobytes().translate(_ASCII)))
+    folded = pa.LargeStringArray.from_buffers(len(texts), pa.py_buffer(offsets), pa.py_buffer(data.tobytes()))
     words = pc.ascii_split_whitespace(folded)
     encoded = pc.dictionary_encode(words.flatten())
     indices = encoded.indices.to_numpy()
@@ -171,9 +178,9 @@ def _tokenize_batch(texts: pa.Array, blank: frozenset[int]) -> tuple[pa.Dictiona
 
 def _folded(raw: np.ndarray, offsets: np.ndarray, texts: pa.Array,
             blank: frozenset[int]) -> tuple[np.ndarray, np.ndarray]:
-    """UTF-8 text (the texts' bytes and offsets) with every character beyond ASCII replaced by its normalization
-    (lower case, accents stripped) with non-word characters (and those of blank) as spaces: afterwards a byte is
-    part of a word when it is an ASCII word character or beyond ASCII. The new bytes, and the texts' offsets."""
+    """UTF-8 text (the texts' bytes, ASCII folded already, and offsets) with every character beyond ASCII replaced
+    by its normalization (lower case, accents stripped) with non-word characters (and those of blank) as spaces:
+    afterwards a byte is part of a word when it is not a space. The new bytes, and the texts' offsets."""
     lead = np.flatnonzero(raw >= 0xC0)
     size = _LEAD_SIZE[raw[lead]]
     code = raw[lead] & _LEAD_BITS[size]
@@ -184,7 +191,7 @@ def _folded(raw: np.ndarray, offsets: np.ndarray, texts: pa.Array,
     replacements = [b" " if c in blank else _fold(c) for c in distinct.tolist()]
     if None in replacements:  # a capital sigma, lower-cased by its context: the rule itself, text by text
         spaces = dict.fromkeys(blank, " ")
-        ruled = pa.array([_WIDE_NON_WORD.sub(" ", normalize(t.translate(spaces))) for t in texts.to_pylist()],
+        ruled = pa.array([_NON_WORD.sub(" ", normalize(t.translate(spaces))) for t in texts.to_pylist()],
                          type=pa.large_string())
         offsets = _offsets(ruled)
         return np.frombuffer(ruled.buffers()[2], dtype=np.uint8)[:offsets[-1]], offsets
@@ -201,11 +208,11 @@ def _folded(raw: np.ndarray, offsets: np.ndarray, texts: pa.Array,
 
 def _fold(code: int) -> bytes | None:
     """A character beyond ASCII as normalize() turns it (but for lower-casing a capital sigma, which depends on
-    its neighbours: None), non-word characters as spaces, in UTF-8."""
+    its neighbours: None), non-word characters as spaces, in UTF-8 (ASCII letters it gives keep their case)."""
     folded = _FOLDED.get(code)
     if folded is None and code not in _FOLDED:
-        base = "".join(c for c in unicodedata.normalize("NFKD", chr(code)) if c not in _MARK_CHARS)
-        folded = None if "\u03a3" in base else "".join(
-            c if c.isascii() or _WORD.fullmatch(c) else " " for c in base.lower()).encode("utf-8")
+        base = "".join(c for c in unicodedata.normalize("NFKD", chr(code).lower()) if c not in _MARK_CHARS)
+        folded = None if code == 0x3A3 else "".join(
+            c if _WORD.fullmatch(c) else " " for c in base).encode("utf-8")
         _FOLDED[code] = folded
     return folded
