@@ -158,24 +158,43 @@ def cmd_update(store: FactStore, args: argparse.Namespace) -> None:
     _reported(store.update(_companies(args) or None, _client(args), keep_going=True, say=_say))
 
 
+def _dims(pairs: list[str] | None) -> dict[str, str] | None:
+    """--dim AXIS=MEMBER options as a mapping (None without any)."""
+    if not pairs:
+        return None
+    bad = [p for p in pairs if "=" not in p or not all(part.strip() for part in p.split("=", 1))]
+    if bad:
+        raise ValueError(f"--dim {bad[0]!r}: expected AXIS=MEMBER, e.g. ProductOrService=IPhone")
+    return dict(p.split("=", 1) for p in pairs)
+
+
 def cmd_fact(store: FactStore, args: argparse.Namespace) -> None:
     fact = store.fact(args.entity, _concepts(args.concept), start=args.start, end=args.end,
-                      period=args.period, as_of=args.as_of, mode=args.mode, unit=args.unit, strict=True)
+                      period=args.period, as_of=args.as_of, mode=args.mode, unit=args.unit, strict=True,
+                      dims=_dims(args.dim))
     print(json.dumps(fact.to_dict(), indent=2) if args.json else describe(fact))
 
 
 def cmd_history(store: FactStore, args: argparse.Namespace) -> None:
     _print_frame(store.history(args.entity, _concepts(args.concept), start=args.start, end=args.end,
-                               period=args.period), args.json)
+                               period=args.period, dims=_dims(args.dim)), args.json)
 
 
 def cmd_quarters(store: FactStore, args: argparse.Namespace) -> None:
-    _print_frame(store.quarters(args.entity, _concepts(args.concept), as_of=args.as_of, mode=args.mode),
-                 args.json)
+    _print_frame(store.quarters(args.entity, _concepts(args.concept), as_of=args.as_of, mode=args.mode,
+                                dims=_dims(args.dim)), args.json)
 
 
 def cmd_sql(store: FactStore, args: argparse.Namespace) -> None:
     _print_frame(store.sql(args.query, args.param or None, write=args.write), args.json)
+
+
+def cmd_load_fsds(store: FactStore, args: argparse.Namespace) -> None:
+    reports = store.load_fsds(args.paths)
+    for report in reports:
+        revisions = f", {report.revisions} differing values kept as revisions" if report.revisions else ""
+        print(f"{report.source}: added {report.entities} entities, {report.filings} filings, "
+              f"{report.reports} reports{revisions}")
 
 
 def cmd_load_filing(store: FactStore, args: argparse.Namespace) -> None:
@@ -302,6 +321,12 @@ def cmd_demo(store: FactStore, args: argparse.Namespace) -> None:
     run_demo(store, companies=args.companies)
 
 
+def _dim_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dim", action="append", metavar="AXIS=MEMBER",
+                        help="a dimension of the fact (repeat for several), e.g. ProductOrService=IPhone or "
+                             "srt:ProductOrServiceAxis=aapl:IPhoneMember (FSDS facts)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="factstore", description=(
         "Point-in-time financial facts: every value any filing reported, asked as of any moment."))
@@ -329,6 +354,14 @@ def build_parser() -> argparse.ArgumentParser:
                          "companyfacts file of its CIK)")
     _db_option(cf)
     cf.set_defaults(run=cmd_load_companyfacts)
+    fsds = formats.add_parser("fsds", help="SEC Financial Statement Data Sets quarters (folder or zip)",
+                              description="Load quarters of the SEC's Financial Statement Data Sets: a folder "
+                                          "with sub.txt and num.txt (tag.txt too where there is one), or the "
+                                          "SEC's quarterly zip (2024q4.zip), one transaction per quarter. Facts "
+                                          "with segments are kept under their dimensions (fact --dim).")
+    fsds.add_argument("paths", nargs="+", help="quarter folders or zips")
+    _db_option(fsds)
+    fsds.set_defaults(run=cmd_load_fsds)
 
     fact = commands.add_parser("fact", help="one fact as known at a moment, with its provenance",
                                description="One fact as known at --as-of (a bare date is 00:00 UTC). "
@@ -341,6 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     fact.add_argument("--mode", choices=MODES, default="as_of",
                       help="as_of (default), first (as first reported), latest (research only)")
     fact.add_argument("--unit", help="unit, when a fact is reported in several")
+    _dim_option(fact)
     fact.add_argument("--json", action="store_true", help="print JSON")
     _db_option(fact)
     fact.set_defaults(run=cmd_fact)
@@ -350,6 +384,7 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_argument("entity", help="ticker or CIK")
     history.add_argument("concept", help="concept name or comma-separated list")
     _period_options(history)
+    _dim_option(history)
     history.add_argument("--json", action="store_true", help="print JSON records")
     _db_option(history)
     history.set_defaults(run=cmd_history)
@@ -360,6 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
     quarters.add_argument("concept", help="concept name or comma-separated list")
     quarters.add_argument("--as-of", help="moment the answer is known at")
     quarters.add_argument("--mode", choices=MODES, default="as_of", help="as_of, first or latest")
+    _dim_option(quarters)
     quarters.add_argument("--json", action="store_true", help="print JSON records")
     _db_option(quarters)
     quarters.set_defaults(run=cmd_quarters)

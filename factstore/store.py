@@ -37,6 +37,7 @@ from factstore.loaders.companyfacts import (
 )
 from factstore.loaders.course import Table, read_course
 from factstore.loaders.filing import accession_in, read_filing
+from factstore.loaders.fsds import Known, concept_key, dims_key, read_fsds
 from factstore.loaders.reports import read_reports
 from factstore.names import Names, known_entities
 from factstore.periods import parse_label
@@ -169,11 +170,13 @@ class FactStore:
         self._writing = threading.Lock()
         self._closed = False
         self._concepts: dict[str, list[str]] | None = None
+        self._approximate: set[tuple[str, date | None, date]] | None = None  # approximate_periods, read once
         self._names: Names | None = None
         self._aliases: dict[str, str] = {}  # code -> entity_id as found: a stored alias never changes
         self._indexes: dict[tuple[str, bool], ChunkIndex] = {}
         self.read_only = self._read_only()
         if not self.read_only:
+            self._migrate()
             for name in SQL_FILES:
                 self._all((SQL_DIR / name).read_text())
             self._all("CREATE OR REPLACE TABLE schema_version AS SELECT ? AS digest", [SCHEMA_DIGEST])
@@ -181,6 +184,18 @@ class FactStore:
             raise FactstoreError(f"{path}: written by another version of factstore, whose views and macros "
                                  f"differ from this one's; open it once for writing to bring it up to date "
                                  f"(factstore.open(path), or `factstore sql 'SELECT 1' --write --db PATH`)")
+
+    def _migrate(self) -> None:
+        """Bring a store an earlier version wrote up to this schema where CREATE ... IF NOT EXISTS cannot: a filings
+        table whose precision check predates 'minute' is rebuilt under the new one, rows kept."""
+        old = self._one("""SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'filings'
+                           AND constraint_type = 'CHECK' AND constraint_text NOT LIKE '%minute%'""")[0]
+        if old:
+            with self._transaction():
+                self._all("ALTER TABLE filings RENAME TO filings_before_minute")
+                self._all((SQL_DIR / "schema.sql").read_text())
+                self._all("INSERT INTO filings SELECT * FROM filings_before_minute")
+                self._all("DROP TABLE filings_before_minute")
 
     @property
     def con(self) -> duckdb.DuckDBPyConnection:
@@ -347,6 +362,42 @@ class FactStore:
         return [r if own or not submissions else replace(r, note=NO_SUBMISSIONS_GIVEN)
                 for r, own in zip(reports, pages, strict=True)]
 
+    def load_fsds(self, paths: str | Path | list[str | Path], *, progress: bool | None = None) -> list[LoadReport]:
+        """Load quarters of the SEC's Financial Statement Data Sets (a folder with sub.txt and num.txt, or the SEC's
+        zip, e.g. 2024q4.zip, streamed), one transaction per quarter; loading again adds nothing. Acceptance times
+        are New York time to the minute, stored in UTC, unless the store holds the filing already (its time, to
+        the second from submissions, wins). A fact takes the company's own period where the store knows one of the
+        same length ending within a week of FSDS's month end (else the calendar months, listed in
+        approximate_periods). Facts with segments or of a co-registrant are kept under their dimensions (see
+        `fact(dims=...)`), never in the company's totals. Without sub.txt, every accession must be in the store."""
+        reports = []
+        for path in [paths] if isinstance(paths, str | Path) else list(paths):
+            with _stages(f"load fsds {Path(path).name}", progress) as step:
+                batch = read_fsds(path, self._fsds_known, progress=progress)
+                step("write")
+                reports.append(self.apply(batch))
+        return reports
+
+    def _fsds_known(self, filing_ids: list[str], entity_ids: list[str]) -> Known:
+        """What the store holds of an FSDS quarter: its filings, its companies, and their periods (durations from
+        entity_periods, instants from reports)."""
+        filings = self.sql("SELECT filing_id, entity_id, form FROM filings WHERE filing_id IN (SELECT unnest(?))",
+                           [filing_ids])
+        ids = sorted(set(entity_ids) | set(filings["entity_id"]))
+        entities = self.sql("SELECT entity_id, name FROM entities WHERE entity_id IN (SELECT unnest(?))", [ids])
+        periods = self.sql("""
+            SELECT entity_id, NULL AS filing_id, period_start, period_end FROM entity_periods
+            WHERE entity_id IN (SELECT unnest(?))
+            UNION ALL
+            SELECT DISTINCT entity_id, NULL, NULL::DATE, period_end FROM reports
+            WHERE entity_id IN (SELECT unnest(?)) AND period_start IS NULL
+            UNION ALL
+            SELECT DISTINCT entity_id, filing_id, period_start, period_end FROM reports
+            WHERE filing_id IN (SELECT unnest(?))""", [ids, ids, filing_ids])
+        units = self.sql("""SELECT DISTINCT entity_id, concept, unit FROM reports WHERE entity_id IN (SELECT unnest(?))
+                            AND contains(unit, '/')""", [ids])
+        return Known(filings, entities, periods, units)
+
     def load_filing(self, path: str | Path, entity: str | int, *, accession: str | None = None,
                     form: str | None = None, accepted_at: Any = None, period_end: Any = None,
                     progress: bool | None = None) -> LoadReport:
@@ -459,6 +510,7 @@ class FactStore:
                                   reports FROM {name}""")  # name: ours
         self._concepts = None
         self._names = None
+        self._approximate = None
         return reports
 
     def _write(self, batch: Batch) -> Counter[tuple[str | None, str]]:
@@ -506,6 +558,13 @@ class FactStore:
             if len(batch.documents):
                 for entity_id, n in self._insert_documents(batch.documents).items():
                     added[entity_id, "documents"] += n
+            if batch.approximate is not None and len(batch.approximate):
+                con.register("_batch_approximate", batch.approximate)
+                self._all("""
+                    INSERT INTO approximate_periods SELECT DISTINCT entity_id, period_start::DATE, period_end::DATE,
+                        source FROM _batch_approximate b WHERE NOT EXISTS (SELECT 1 FROM approximate_periods a
+                        WHERE a.entity_id = b.entity_id AND a.period_end = b.period_end::DATE
+                        AND a.period_start IS NOT DISTINCT FROM b.period_start::DATE)""")
             if batch.sales is not None and len(batch.sales):
                 con.register("_batch_sales", batch.sales)
                 self._all("""
@@ -514,7 +573,8 @@ class FactStore:
             self._all(f"DROP {'VIEW' if plain else 'TABLE'} IF EXISTS _new_reports")  # ours
             self._all("DROP TABLE IF EXISTS _revised")
         finally:
-            for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales", "_batch_reports"):
+            for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales", "_batch_reports",
+                         "_batch_approximate"):
                 with suppress(duckdb.Error):
                     con.unregister(name)
         return added
@@ -587,7 +647,7 @@ class FactStore:
                             f"values in filing {twice[0]} (rows {', '.join(batch.row_name(r[0]) for r in rows)})",
                             field="value")
         if batch.stored_wins and not fresh:
-            self._keep_stored(source)
+            self._keep_stored(source, fills=batch.fills)
         stored = reloading and self._one("""
             SELECT n.filing_id, n.concept, n.period_end, r.value, n.value FROM _new_reports n
             JOIN (SELECT * FROM reports WHERE filing_id IN (SELECT filing_id FROM _new_reports)) r
@@ -615,12 +675,13 @@ class FactStore:
         self._all("""
             INSERT OR IGNORE INTO concepts
             SELECT concept, split_part(concept, ':', 1), split_part(concept, ':', 2)
-            FROM (SELECT DISTINCT concept FROM _new_reports)""")
+            FROM (SELECT DISTINCT split_part(concept, '|', 1) AS concept FROM _new_reports)""")
 
-    def _keep_stored(self, source: str) -> None:
+    def _keep_stored(self, source: str, fills: bool = False) -> None:
         """SEC data: the facts of an accession its entity has loaded before are not loaded again, and a value
         not known before for a fact of it (the SEC edits old filings in place) goes to revisions, learned now,
-        never into what as-of queries read."""
+        never into what as-of queries read. A source that lists filings whole (`fills`: FSDS) adds the facts the
+        store has no value for; only a value differing from a stored one of the same fact is a revision."""
         loaded = self._one("""CREATE OR REPLACE TEMP TABLE _loaded AS SELECT DISTINCT filing_id, entity_id
                               FROM reports WHERE filing_id IN (SELECT filing_id FROM _new_reports)""")[0]
         if not loaded:  # nothing of these accessions stored before: nothing revised
@@ -640,10 +701,18 @@ class FactStore:
                 now() AT TIME ZONE 'UTC', ? FROM found n
             WHERE NOT EXISTS (SELECT 1 FROM known k WHERE k.filing_id = n.filing_id AND k.entity_id = n.entity_id
                 AND k.concept = n.concept AND k.unit = n.unit AND k.period_end = n.period_end
-                AND k.period_start IS NOT DISTINCT FROM n.period_start AND k.value = n.value)""", [source])
+                AND k.period_start IS NOT DISTINCT FROM n.period_start
+                AND (k.value = n.value OR (? AND round(k.value, 4) = n.value)))  -- FSDS keeps 4 decimals
+            AND (NOT ? OR EXISTS (SELECT 1 FROM known k WHERE k.filing_id = n.filing_id
+                AND k.entity_id = n.entity_id AND k.concept = n.concept AND k.unit = n.unit
+                AND k.period_end = n.period_end AND k.period_start IS NOT DISTINCT FROM n.period_start))""",
+                  [source, fills, fills])
         self._all("INSERT INTO revisions SELECT * FROM _revised")
         self._all("""DELETE FROM _new_reports n WHERE EXISTS (
-            SELECT 1 FROM _loaded l WHERE l.filing_id = n.filing_id AND l.entity_id = n.entity_id)""")
+            SELECT 1 FROM _loaded l WHERE l.filing_id = n.filing_id AND l.entity_id = n.entity_id) AND (NOT ? OR
+            EXISTS (SELECT 1 FROM reports r WHERE r.filing_id = n.filing_id AND r.entity_id = n.entity_id
+                AND r.concept = n.concept AND r.unit = n.unit AND r.period_end = n.period_end
+                AND r.period_start IS NOT DISTINCT FROM n.period_start))""", [fills])
         self._all("DROP TABLE _loaded")
 
     def _insert_documents(self, documents: pd.DataFrame) -> Counter[str | None]:
@@ -703,7 +772,9 @@ class FactStore:
         return self._names
 
     def resolve_concepts(self, concept: str | list[str]) -> list[str]:
-        """Qualified concepts for a name ('Revenues' -> 'us-gaap:Revenues') or an ordered list of names."""
+        """Qualified concepts for a name ('Revenues' -> 'us-gaap:Revenues') or an ordered list of names; a
+        dimensional key keeps its dimensions ('Revenues|ProductOrService=IPhone' ->
+        'us-gaap:Revenues|ProductOrService=IPhone')."""
         if self._concepts is None:
             by_name: dict[str, list[str]] = {}
             rows = self._all("SELECT concept, taxonomy, name FROM concepts")
@@ -716,25 +787,61 @@ class FactStore:
             raise ValueError("concept: give a concept name or a non-empty list of them")
         out: list[str] = []
         for name in names:
-            found = self._concepts.get(name.strip().lower(), [])
-            out.extend(c for c in found if c not in out)
+            base, _, dims = name.partition("|")
+            found = self._concepts.get(base.strip().lower(), [])
+            suffix = f"|{dims_key(dict(p.split('=', 1) for p in dims.split(';') if '=' in p))}" if dims else ""
+            out.extend(c + suffix for c in found if c + suffix not in out)
         if not out:
             close = difflib.get_close_matches(names[0], [k for k in self._concepts if ":" in k], n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise NotFound(f"unknown concept {names[0]!r}{hint}")
         return out
 
+    def dimensions(self, entity: str | int, concept: str | list[str] | None = None) -> pd.DataFrame:
+        """The dimensional facts an entity has (FSDS segments, products, regions, co-registrants): per concept
+        key, its concept, its dimensions as {axis: member} text ('ProductOrService=IPhone') and how many
+        reports; of the given concepts only, when given."""
+        concepts = self.resolve_concepts(concept) if concept is not None else None
+        return self.sql("""
+            SELECT concept AS key, split_part(concept, '|', 1) AS concept, split_part(concept, '|', 2) AS dims,
+                count(*) AS reports
+            FROM reports WHERE entity_id = ? AND contains(concept, '|')
+                AND (?::VARCHAR[] IS NULL OR list_contains(?::VARCHAR[], split_part(concept, '|', 1)))
+            GROUP BY ALL ORDER BY concept, dims""", [self.resolve_entity(entity), concepts, concepts])
+
+    def dimension_keys(self, entity_ids: list[str], concepts: list[str], dims: dict[str, str] | None, *,
+                       strict: bool = False) -> list[str]:
+        """The keys facts of these dimensions are stored under, for each qualified concept, as the entities' facts
+        spell them (axis and member names matched without regard to case); the concepts themselves without dims.
+        strict: a NotFound listing the dimensions the entities do have where none match."""
+        if not dims:
+            return concepts
+        wanted = [concept_key(c, dims) for c in concepts]
+        stored = dict(self._all("""SELECT DISTINCT lower(concept), concept FROM reports
+            WHERE entity_id IN (SELECT unnest(?)) AND lower(concept) IN (SELECT lower(unnest(?)))""",
+                                [entity_ids, wanted]))
+        if strict and not stored:
+            have = [r[0] for r in self._all("""SELECT DISTINCT split_part(concept, '|', 2) FROM reports
+                WHERE entity_id IN (SELECT unnest(?)) AND split_part(concept, '|', 1) IN (SELECT unnest(?))
+                AND contains(concept, '|') ORDER BY 1 LIMIT 12""", [entity_ids, concepts])]
+            known = f"; its dimensions of {concepts[0]}: {', '.join(have)}" if have else \
+                f"; it has no dimensional facts of {concepts[0]} (load FSDS quarters: load_fsds)"
+            raise NotFound(f"{', '.join(entity_ids)}: no facts with dims {dims_key(dims)}{known}")
+        return [stored.get(w.lower(), w) for w in wanted]
+
     # ----------------------------------------------------------------- questions
     def fact(self, entity: str | int, concept: str | list[str], *, start: Any = None, end: Any = None,
              period: str | None = None, as_of: Any = None, mode: str = "as_of", unit: str | None = None,
-             strict: bool = False) -> Fact | None:
+             strict: bool = False, dims: dict[str, str] | None = None) -> Fact | None:
         """The value of one fact as known at `as_of` (a bare date is 00:00 UTC), as first reported
         (mode='first') or newest (mode='latest', research only). The period is a fiscal label
         (`period='2019Q4'`, 'FY2019', '2019H1', '2019M9') or exact dates (`start`, `end`; `end` alone
         for an instant). Fourth quarters and missing Q2/Q3 are derived from year-to-date figures.
-        Returns None when nothing was known; with strict=True raises NotFound saying why."""
+        Returns None when nothing was known; with strict=True raises NotFound saying why. With dims (e.g.
+        {'ProductOrService': 'IPhone'}, or in XBRL spelling {'srt:ProductOrServiceAxis': 'aapl:IPhoneMember'}),
+        the fact of those dimensions (a segment, product or region; FSDS) instead of the company's total."""
         entity_id = self.resolve_entity(entity)
-        concepts = self.resolve_concepts(concept)
+        concepts = self.dimension_keys([entity_id], self.resolve_concepts(concept), dims, strict=True)
         ts = self._as_of(as_of, mode)
         args = [ts, mode, concepts, entity_id]
         if period is not None:
@@ -782,6 +889,11 @@ class FactStore:
             return None
         r = valued[0]
         warnings = list(r.get("warnings") or [])
+        if self._approximate is None:
+            self._approximate = {tuple(row) for row in self._all("SELECT * EXCLUDE (source) FROM approximate_periods")}
+        if (entity_id, r["period_start"], r["period_end"]) in self._approximate:
+            warnings.append("period approximate: FSDS gave it as calendar months, and no period of the company's "
+                            "own ends within a week of it")
         if len({v["unit"] for v in valued}) > 1:
             warnings.append("also reported in " + ", ".join(sorted({v["unit"] for v in valued[1:]})))
         own = {k: r[k] for k in ("concept", "period_start", "period_end", "value", "filing_id", "form", "accepted_at")}
@@ -809,24 +921,27 @@ class FactStore:
         return [_with_first(p, firsts.get(no)) for no, p in enumerate(parts, start=1)]
 
     def quarters(self, entity: str | int, concept: str | list[str], *, as_of: Any = None,
-                 mode: str = "as_of") -> pd.DataFrame:
-        """The discrete fiscal quarters known at `as_of`, reported or derived (Q4 = FY - 9M), oldest first."""
+                 mode: str = "as_of", dims: dict[str, str] | None = None) -> pd.DataFrame:
+        """The discrete fiscal quarters known at `as_of`, reported or derived (Q4 = FY - 9M), oldest first; with
+        dims, those of the concept's facts of these dimensions (see `fact`)."""
+        entity_id = self.resolve_entity(entity)
         df = self.sql("""
             SELECT fiscal_period, period_start, period_end, value, derived, accepted_at, formula,
                 filing_id, form, warnings, unit, concept, fiscal_year, fiscal_quarter
             FROM quarters_asof(?, mode := ?, concepts := ?, entity := ?)
             WHERE value IS NOT NULL ORDER BY period_end, unit""",
-            [self._as_of(as_of, mode), mode, self.resolve_concepts(concept), self.resolve_entity(entity)])
+            [self._as_of(as_of, mode), mode, self.dimension_keys([entity_id], self.resolve_concepts(concept), dims,
+                                                                 strict=True), entity_id])
         return df
 
     def history(self, entity: str | int, concept: str | list[str], *, start: Any = None, end: Any = None,
-                period: str | None = None) -> pd.DataFrame:
+                period: str | None = None, dims: dict[str, str] | None = None) -> pd.DataFrame:
         """Every version of a fact, each with its filing, form and acceptance time, oldest first; a value the
         SEC later edited in place in a filing follows it with `revised_at`, when this store learned it (as-of
         answers never read those). With a fiscal label for a derived quarter, the versions of the figures it
-        is derived from."""
+        is derived from. With dims, the versions of the fact of those dimensions (see `fact`)."""
         entity_id = self.resolve_entity(entity)
-        concepts = self.resolve_concepts(concept)
+        concepts = self.dimension_keys([entity_id], self.resolve_concepts(concept), dims, strict=True)
         base = ("SELECT concept, unit, period_start, period_end, value, filing_id, form, accepted_at, "
                 "accepted_precision, revised_at FROM report_versions WHERE entity_id = ? "
                 "AND list_contains(?, concept)")
@@ -1081,24 +1196,26 @@ class FactStore:
 
     # ----------------------------------------------------------------- backtest feed
     def panel(self, tickers: list[str | int], concepts: list[str], dates: list[Any], *, ttm: bool = False,
-              mode: str = "as_of", wide: bool = False) -> pd.DataFrame:
+              mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None) -> pd.DataFrame:
         """For each date, ticker and concept the newest fiscal quarter known strictly before the date (a date
         is 00:00 UTC) with its as-of value; ttm=True adds the trailing twelve months, wide=True gives a value
-        column per concept. Any iterables will do; see factstore.feed.panel."""
+        column per concept. With dims, the concepts' facts of those dimensions (see `fact`). Any iterables will
+        do; see factstore.feed.panel."""
         from factstore.feed import panel
-        return panel(self, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide)
+        return panel(self, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims)
 
     def panel_arrow(self, tickers: list[str | int], concepts: list[str], dates: list[Any], *, ttm: bool = False,
-                    mode: str = "as_of", wide: bool = False) -> Any:
+                    mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None) -> Any:
         """`panel` as a pyarrow.Table."""
         from factstore.feed import panel_arrow
-        return panel_arrow(self, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide)
+        return panel_arrow(self, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims)
 
     def iter_panel(self, tickers: list[str | int], concepts: list[str], dates: list[Any], *, ttm: bool = False,
-                   mode: str = "as_of", wide: bool = False) -> Iterator[tuple[pd.Timestamp, pd.DataFrame]]:
+                   mode: str = "as_of", wide: bool = False,
+                   dims: dict[str, str] | None = None) -> Iterator[tuple[pd.Timestamp, pd.DataFrame]]:
         """`panel` one date at a time, in date order: (date, its rows), for event-driven backtests."""
         from factstore.feed import iter_panel
-        return iter_panel(self, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide)
+        return iter_panel(self, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims)
 
 
 def _values(frame: pd.DataFrame | pa.Table, column: str) -> set[Any]:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 QUARTERS = ("tests/test_oracle_quarters.py",)
+FSDS = "tests/test_fsds.py"
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,18 @@ MUTANTS: list[Mutant] = [
     Mutant("search sees a document accepted one second later", "factstore/text/search.py",
            "keep &= (public <= moment).fillna(False)",
            "keep &= (public <= moment + pd.Timedelta(seconds=1)).fillna(False)", ("tests/test_search_asof.py",)),
+    # --- FSDS: times, periods, dimensions (sql/fsds.sql, factstore/loaders/fsds.py, the store's write)
+    Mutant("FSDS acceptance read as UTC, not New York time", "sql/fsds.sql",
+           "AT TIME ZONE 'America/New_York')", "AT TIME ZONE 'UTC')", (FSDS,)),
+    Mutant("an FSDS period matched within a month of the month end", "sql/fsds.sql",
+           "CASE WHEN k.filing_id IS NULL THEN 7 ELSE 16 END", "CASE WHEN k.filing_id IS NULL THEN 31 ELSE 31 END",
+           (FSDS,)),
+    Mutant("an FSDS value of a stored filing skipped, not added", "factstore/store.py",
+           "AND l.entity_id = n.entity_id) AND (NOT ? OR", "AND l.entity_id = n.entity_id) AND (true OR", (FSDS,)),
+    Mutant("segments dropped from the key: parts mix into the total", "factstore/loaders/fsds.py",
+           "f.concept || coalesce('|' || d.dims, '') AS concept", "f.concept AS concept", (FSDS,)),
+    Mutant("a dimension's axis keeps its 'Axis' suffix", "factstore/loaders/fsds.py",
+           'name = name.removesuffix("Axis")', "name = name", (FSDS,)),
 ]
 
 
@@ -195,7 +208,7 @@ def _apply(tree: Path, mutant: Mutant) -> str:
 def _run(tree: Path, tests: tuple[str, ...]) -> tuple[bool, str, float]:
     """Run the tests in the mutated tree: (killed, first failing test, seconds)."""
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1", "FACTSTORE_THREAD_CALLS": "100",
-           "HYPOTHESIS_PROFILE": "mutants"}
+           "HYPOTHESIS_PROFILE": "mutants", "FACTSTORE_REAL_DATA": str(ROOT.parent / "shared" / "real")}
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
                           cwd=tree, env=env, capture_output=True, text=True)

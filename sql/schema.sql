@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS filings (
     period_end DATE,
     filed DATE,
     accepted_at TIMESTAMP NOT NULL,     -- UTC
-    accepted_precision VARCHAR NOT NULL CHECK (accepted_precision IN ('second', 'date')),
+    accepted_precision VARCHAR NOT NULL CHECK (accepted_precision IN ('second', 'minute', 'date')),
     accepted_note VARCHAR,              -- how accepted_at was read or repaired
     source VARCHAR                      -- the file it was loaded from
 );
@@ -69,7 +69,17 @@ CREATE TABLE IF NOT EXISTS entity_periods (
     PRIMARY KEY (entity_id, period_start, period_end)
 );
 
--- Dictionary of the concepts present, so 'Revenues' finds 'us-gaap:Revenues'.
+-- Periods that the SEC's Financial Statement Data Sets gave only as month ends, with no period of the company's
+-- own of that length ending within a week: their bounds are calendar month ends, approximate.
+CREATE TABLE IF NOT EXISTS approximate_periods (
+    entity_id VARCHAR NOT NULL,
+    period_start DATE,                  -- NULL for instants
+    period_end DATE NOT NULL,
+    source VARCHAR
+);
+
+-- Dictionary of the concepts present, so 'Revenues' finds 'us-gaap:Revenues' (a dimensional key,
+-- 'concept|Axis=Member', is not a concept of its own).
 CREATE TABLE IF NOT EXISTS concepts (
     concept VARCHAR PRIMARY KEY,
     taxonomy VARCHAR NOT NULL,

@@ -13,7 +13,8 @@ from hypothesis import Phase, settings
 
 import factstore
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "real"
+# beside the repository; FACTSTORE_REAL_DATA says where for a copy of the tree elsewhere (scripts/mutants.py)
+REAL = Path(os.environ.get("FACTSTORE_REAL_DATA") or Path(__file__).resolve().parents[2] / "shared" / "real")
 
 # CI runs the same examples every time (derandomized, no example database) and prints a failure's blob to
 # replay it with @reproduce_failure; development draws new examples each run; a mutation run (HYPOTHESIS_PROFILE=

@@ -7,9 +7,9 @@ import html as html_lib
 import json
 import re
 from functools import cache
-from pathlib import Path
 
 import pytest
+from conftest import REAL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import html as lxml_html
@@ -18,7 +18,6 @@ from factstore.demo.data import generate
 from factstore.text.blocks import Document
 from factstore.text.html import linearize_table, parse_filing
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "real"
 FILINGS = REAL / "filings"
 SECTIONS = REAL / "sections"
 

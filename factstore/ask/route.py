@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from factstore.ask.derived import Figure, figure, metric_named, previous
-from factstore.ask.parse import Entity, Parsed, load_metrics, parse
+from factstore.ask.parse import Entity, Metric, Parsed, load_metrics, parse
 from factstore.errors import NotFound
 from factstore.text.tokenize import normalize, tokenize
 from factstore.timing import as_of_timestamp
@@ -183,7 +183,50 @@ def _cite(store: FactStore, f: Figure) -> tuple[Citation, ...]:
 
 
 def _lookup(store: FactStore, entity: Entity, p: Parsed, period: str | None, moment: datetime | None) -> Figure:
-    return figure(store, entity.entity_id, p.metric, period, moment)
+    metric = _part_metric(store, entity, p) if p.part else p.metric
+    return figure(store, entity.entity_id, metric, period, moment)
+
+
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def _member_words(member: str) -> list[str]:
+    """A member's words ('GreaterChinaSegment' -> greater, china), without a trailing 'segment'."""
+    words = [w.lower() for w in _CAMEL.findall(member)]
+    return words[:-1] if len(words) > 1 and words[-1] in ("segment", "member") else words
+
+
+def _fits(part: str, dims: str) -> bool:
+    """Whether a part a question names ('iphone', 'greater china', 'services') is the member of one-axis
+    dimensions ('ProductOrService=IPhone'): the same letters, or words all among the member's (plurals aside)."""
+    if ";" in dims or dims.startswith("Coregistrant="):
+        return False
+    member = _member_words(dims.split("=", 1)[1])
+    asked = [w.removesuffix("s") for w in part.split()]
+    have = [w.removesuffix("s") for w in member]
+    return "".join(asked) == "".join(have) or set(asked) <= set(have)
+
+
+def _part_metric(store: FactStore, entity: Entity, p: Parsed) -> Metric:
+    """The metric narrowed to the part of the company the question names: the company's facts of the metric's
+    concepts whose one dimension's member is that part (FSDS segments, products, regions). NotFound lists the
+    parts it has where none fits, and the candidates where several do: never a guess, never the total."""
+    found = store.dimensions(entity.entity_id, list(p.metric.concepts))
+    fits = found[[_fits(p.part, d) for d in found["dims"]]]
+    if fits.empty:
+        have = sorted({d.split("=", 1)[1] for d in found["dims"] if ";" not in d and "=" in d})
+        raise NotFound(f"asks for {p.metric.name} of a part of the company ({p.part!r}); the facts of "
+                       f"{entity.name} hold " + (f"these parts of it: {', '.join(have)}" if have else
+                                                 "its totals only") + ", and a total is no answer for a part")
+    if fits["dims"].nunique() > 1:
+        raise NotFound(f"{p.part!r} could be any of {', '.join(sorted(fits['dims'].unique()))} in the facts of "
+                       f"{entity.name}: say which")
+    keys = list(fits["key"])  # in the order of the metric's concepts
+    order = {c: i for i, c in enumerate(store.resolve_concepts(list(p.metric.concepts)))}
+    keys.sort(key=lambda k: order.get(k.split("|", 1)[0], len(order)))
+    dims = fits["dims"].iat[0]
+    note = f"of {dims.split('=', 1)[1]} only ({dims}, as filed), not the company's total"
+    return replace(p.metric, concepts=tuple(keys), formula="", note="; ".join(filter(None, [note, p.metric.note])))
 
 
 def _money(value: float, unit: str) -> str:
@@ -222,10 +265,6 @@ def _growth_periods(p: Parsed) -> tuple[str, str]:
 
 def _from_facts(store: FactStore, p: Parsed, entities: list[Entity], moment: datetime | None) -> Answer:
     when = _when(moment)
-    if p.part:
-        return Answer("unanswerable", p.text, explanation=(
-            f"asks for {p.metric.name} of a part of the company ({p.part!r}); the facts hold company totals "
-            f"only, and a total is no answer for a part"))
     period = p.periods[0] if p.periods else None
     try:
         if p.comparison or len(entities) > 1:

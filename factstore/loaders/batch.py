@@ -44,12 +44,16 @@ class Batch:
     reports: Frame = field(default_factory=lambda: _empty(REPORT_COLUMNS))
     documents: Frame = field(default_factory=lambda: _empty(DOCUMENT_COLUMNS))
     sales: pd.DataFrame | None = None
+    approximate: pd.DataFrame | None = None  # periods given only as month ends: entity_id, period_start, period_end
     source_of: dict[str, str] = field(default_factory=dict)  # table -> file it came from
     row_name: Callable[[Any], str] = str  # a `reports.row` as people find it in the source
     ingested: list[tuple[str, str, str | None]] = field(default_factory=list)  # (item, digest, entity_id)
     # SEC data: a filing already stored keeps its row, and the facts of an accession already loaded are not
     # loaded again (a value the SEC has since edited in place is kept as a revision beside them)
     stored_wins: bool = False
+    # with stored_wins, a source that lists a filing's facts whole (FSDS): the facts of a stored filing are added
+    # where the store has none for their key (a value differing from a stored one goes to revisions)
+    fills: bool = False
 
     def extend(self, other: Batch) -> Batch:
         """This batch with another's rows added (one company's facts and documents in one transaction)."""

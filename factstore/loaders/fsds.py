@@ -1,0 +1,245 @@
+"""The SEC's Financial Statement Data Sets (FSDS): a quarter's sub.txt and num.txt, from a folder or the SEC's zip,
+as one batch of every filer's facts, with their dimensions and acceptance times to the minute.
+
+FSDS rounds each date to a month end; a fact takes the company's own period where the store knows one of the same
+length ending within a week, so FSDS and companyfacts rows of one fact are one fact. A fact with dimensions (or of
+a co-registrant) is stored under its own concept key, `concept|Axis=Member;...`, so it never mixes into the
+company's totals.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import zipfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from factstore.errors import LoadError
+from factstore.loaders.batch import Batch
+from factstore.progress import progress_bar
+
+FSDS_SQL = Path(__file__).resolve().parents[2] / "sql" / "fsds.sql"
+SUB_FIELDS = ("adsh", "cik", "name", "form", "period", "filed", "accepted", "prevrpt")
+NUM_FIELDS = ("adsh", "tag", "version", "ddate", "qtrs", "uom", "value")
+FILES = ("sub.txt", "num.txt", "tag.txt")
+MINUTE_NOTE = "FSDS: accepted to the minute, New York time"
+COREGISTRANT = "Coregistrant"  # the axis a co-registrant's values are kept apart under
+
+
+@dataclass(frozen=True)
+class Known:
+    """What the store holds of a quarter's filings and companies: filings (filing_id, entity_id, form), entities
+    (entity_id, name), their periods (entity_id, filing_id, period_start, period_end: with filing_id, the periods
+    that filing reported, else the company's calendar; period_start NULL for instants) and the units their
+    concepts are reported in (entity_id, concept, unit)."""
+
+    filings: pd.DataFrame
+    entities: pd.DataFrame
+    periods: pd.DataFrame
+    units: pd.DataFrame
+
+
+def _axis(name: str) -> str:
+    """An axis as FSDS spells it: no prefix, no 'Axis' suffix, no 'Statement' lead ('srt:StatementGeographicalAxis'
+    -> 'Geographical')."""
+    name = name.rsplit(":", 1)[-1].strip()
+    name = name.removesuffix("Axis")
+    return name.removeprefix("Statement") if name.startswith("Statement") and len(name) > 9 else name
+
+
+def _member(name: str) -> str:
+    """A member as FSDS spells it: no prefix, no 'Member' suffix ('aapl:IPhoneMember' -> 'IPhone')."""
+    return name.rsplit(":", 1)[-1].strip().removesuffix("Member")
+
+
+def dims_key(dims: dict[str, str]) -> str:
+    """Dimensions as one canonical text, FSDS's spelling sorted by axis: {'srt:ProductOrServiceAxis':
+    'aapl:IPhoneMember'} and {'ProductOrService': 'IPhone'} are both 'ProductOrService=IPhone'."""
+    if not isinstance(dims, dict) or not dims:
+        raise ValueError("dims: give a non-empty mapping of axis to member, e.g. {'ProductOrService': 'IPhone'}")
+    pairs = {_axis(str(axis)): _member(str(member)) for axis, member in dims.items()}
+    if any(not a or not m for a, m in pairs.items()):
+        raise ValueError(f"dims: an empty axis or member in {dims!r}")
+    return ";".join(f"{a}={m}" for a, m in sorted(pairs.items()))
+
+
+_SEGMENT = re.compile(r"\s*([^=;/]+?)\s*(?:=|/)\s*([^;]+?)\s*(?:;|$)")
+
+
+def segments_dims(segments: str | None, coreg: str | None) -> dict[str, str]:
+    """A num.txt row's dimensions: its segments ('ProductOrService=IPhone;', or the XBRL spelling
+    'us-gaap:StatementClassOfStockAxis/us-gaap:CommonClassAMember') and its co-registrant, if any."""
+    dims = {m.group(1): m.group(2) for m in _SEGMENT.finditer(segments or "")}
+    if coreg:
+        dims[COREGISTRANT] = coreg
+    return dims
+
+
+def concept_key(concept: str, dims: dict[str, str] | None) -> str:
+    """The key a fact is stored under: the concept, with its dimensions after a bar when it has any."""
+    return f"{concept}|{dims_key(dims)}" if dims else concept
+
+
+@contextmanager
+def fsds_files(path: str | Path, progress: bool | None = None) -> Iterator[dict[str, Path]]:
+    """A quarter's sub.txt, num.txt and tag.txt by name (num.txt at least): a folder, or the SEC's zip, whose
+    members are streamed to a temporary folder."""
+    path = Path(path)
+    if path.is_dir():
+        if not (path / "num.txt").is_file():
+            raise LoadError(str(path), "no num.txt in this folder: not an FSDS quarter")
+        yield {n: path / n for n in FILES if (path / n).is_file()}
+        return
+    if not path.is_file():
+        raise LoadError(str(path), "no such file or folder")
+    try:
+        archive = zipfile.ZipFile(path)
+    except zipfile.BadZipFile as exc:
+        raise LoadError(str(path), f"not a zip file ({exc})") from exc
+    with archive, tempfile.TemporaryDirectory(prefix="factstore-fsds-") as folder:
+        names = {Path(n).name: n for n in archive.namelist()}
+        if "num.txt" not in names:
+            raise LoadError(str(path), "no num.txt in this zip: not an FSDS quarter")
+        wanted = [n for n in FILES if n in names]
+        total = sum(archive.getinfo(names[n]).file_size for n in wanted)
+        with progress_bar(total=total, unit="B", unit_scale=True, desc=f"unzip {path.name}", leave=False,
+                          progress=progress) as bar:
+            for name in wanted:
+                with archive.open(names[name]) as src, open(Path(folder) / name, "wb") as dst:
+                    while block := src.read(1 << 20):
+                        dst.write(block)
+                        bar.update(len(block))
+        yield {n: Path(folder) / n for n in wanted}
+
+
+def _table(con: duckdb.DuckDBPyConnection, name: str, path: Path, fields: tuple[str, ...], source: str) -> None:
+    """A tab-separated file read into a table of text columns (rowid: its data row, in file order)."""
+    try:  # data_row: 1-based, in file order (DuckDB keeps the order rows are read in)
+        con.execute(f"CREATE TABLE {name} AS SELECT row_number() OVER () AS data_row, * FROM fsds_file(?)",
+                    [str(path)])  # name: ours
+    except duckdb.Error as exc:
+        raise LoadError(source, f"cannot read as tab-separated text ({str(exc).splitlines()[0]})") from exc
+    columns = {r[0] for r in con.execute(f"DESCRIBE {name}").fetchall()}  # name: ours
+    missing = [f for f in fields if f not in columns]
+    if missing:
+        raise LoadError(source, f"missing column(s) {', '.join(missing)}: not FSDS {path.name}", field=missing[0])
+    for optional in ("segments", "coreg") if name == "num" else ():
+        if optional not in columns:
+            con.execute(f"ALTER TABLE num ADD COLUMN {optional} VARCHAR")  # optional: ours
+
+
+def _first_problem(con: duckdb.DuckDBPyConnection, macro: str, table: str, source: str) -> None:
+    """A LoadError at the first row of a table with a field not as the SEC writes it."""
+    row = con.execute(f"SELECT data_row, problem, found FROM {macro}('{table}') WHERE problem IS NOT NULL "
+                      "ORDER BY data_row LIMIT 1").fetchone()  # names: ours
+    if row:
+        raise LoadError(source, f"not as the SEC writes it: {row[2]!r}", row=int(row[0]), field=row[1])
+
+
+def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], *,
+              progress: bool | None = None) -> Batch:
+    """A batch of one FSDS quarter (folder or zip): its submissions as filings (New York acceptance times in UTC,
+    to the minute), every standard-taxonomy value as a report with its dimensions, each in its company's own period
+    where `known` (accessions, entity ids -> what the store holds) has one. Without sub.txt, every accession must be
+    one the store holds."""
+    source = str(path)
+    with fsds_files(path, progress) as files, duckdb.connect() as con:
+        con.execute(FSDS_SQL.read_text())
+        sub_path, num_path = files.get("sub.txt"), files["num.txt"]
+        num_source = f"{source}: num.txt"
+        sub_source = f"{source}: sub.txt"
+        if sub_path is not None:
+            _table(con, "sub", sub_path, SUB_FIELDS, sub_source)
+            _first_problem(con, "fsds_sub_problems", "sub", sub_source)
+            twice = con.execute("""SELECT data_row, adsh FROM (SELECT data_row, adsh,
+                count(*) OVER (PARTITION BY adsh) AS n FROM sub) WHERE n > 1 ORDER BY data_row LIMIT 1""").fetchone()
+            if twice:
+                raise LoadError(sub_source, f"accession {twice[1]} is listed twice", row=int(twice[0]), field="adsh")
+            con.execute("CREATE TABLE subs AS FROM fsds_submissions('sub')")
+        else:
+            con.execute("CREATE TABLE subs (data_row BIGINT, filing_id VARCHAR, cik BIGINT, entity_id VARCHAR, "
+                        "name VARCHAR, form VARCHAR, filed DATE, period VARCHAR, accepted_at TIMESTAMP, "
+                        "superseded BOOLEAN)")
+        _table(con, "num", num_path, NUM_FIELDS, num_source)
+        _first_problem(con, "fsds_num_problems", "num", num_source)
+        adshs = [r[0] for r in con.execute("SELECT DISTINCT adsh FROM num UNION SELECT filing_id FROM subs")
+                 .fetchall()]
+        entity_ids = [r[0] for r in con.execute("SELECT DISTINCT entity_id FROM subs").fetchall()]
+        held = known(adshs, entity_ids)
+        con.register("_held", held.filings)
+        # a submission the store holds belongs to the same company
+        clash = con.execute("""SELECT s.data_row, s.filing_id, s.entity_id, h.entity_id FROM subs s
+            JOIN _held h USING (filing_id) WHERE h.entity_id <> s.entity_id ORDER BY s.data_row LIMIT 1""").fetchone()
+        if clash:
+            raise LoadError(sub_source, f"accession {clash[1]} is of CIK {int(clash[2])} here, but the store holds "
+                                        f"it as a filing of {clash[3]}", row=int(clash[0]), field="cik")
+        orphan = con.execute("""SELECT data_row, adsh FROM num
+            WHERE adsh NOT IN (SELECT filing_id FROM subs) AND adsh NOT IN (SELECT filing_id FROM _held)
+            ORDER BY data_row LIMIT 1""").fetchone()
+        if orphan:
+            raise LoadError(num_source, f"accession {orphan[1]} is in no sub.txt row and not in the store",
+                            row=int(orphan[0]), field="adsh")
+        con.execute("""CREATE TABLE facts AS
+            SELECT f.*, coalesce(s.entity_id, h.entity_id) AS entity_id,
+                coalesce(h.form, s.form) AS form, s.accepted_at
+            FROM (SELECT * FROM fsds_facts('num')) f LEFT JOIN subs s USING (filing_id)
+            LEFT JOIN _held h USING (filing_id)""")
+        con.unregister("_held")
+        # FSDS gives a per-share value's unit as its currency: the unit the store knows the concept in
+        # ('USD/shares'), else the currency per share where tag.txt says perShare
+        if "tag.txt" in files:
+            _table(con, "tags", files["tag.txt"], ("tag", "version", "datatype"), f"{source}: tag.txt")
+        else:
+            con.execute("CREATE TABLE tags (tag VARCHAR, version VARCHAR, datatype VARCHAR)")
+        con.register("_units", held.units)
+        con.execute("""CREATE OR REPLACE TABLE facts AS
+            SELECT * REPLACE (coalesce(k.unit, CASE WHEN t.tag IS NOT NULL THEN f.unit || '/shares' END, f.unit)
+                AS unit)
+            FROM facts f
+            LEFT JOIN (SELECT entity_id, concept, split_part(unit, '/', 1) AS currency, min(unit) AS unit FROM _units
+                       GROUP BY ALL) k ON k.entity_id = f.entity_id AND k.concept = f.concept AND k.currency = f.unit
+            LEFT JOIN (SELECT DISTINCT tag FROM tags WHERE datatype = 'perShare') t
+                ON t.tag = split_part(f.concept, ':', 2)""")
+        con.unregister("_units")
+        # dimensions, canonical, per distinct segments and co-registrant
+        pairs = con.execute("SELECT DISTINCT segments, coreg FROM facts WHERE segments IS NOT NULL "
+                            "OR coreg IS NOT NULL").fetchall()
+        keys = pd.DataFrame([(s, c, dims_key(d) if (d := segments_dims(s, c)) else None) for s, c in pairs],
+                            columns=["segments", "coreg", "dims"], dtype=object)
+        con.register("_dims", keys)
+        con.register("_known", held.periods)
+        con.execute("""CREATE TABLE placed AS SELECT f.filing_id, f.entity_id,
+                f.concept || coalesce('|' || d.dims, '') AS concept, f.unit, p.period_start, p.period_end, f.value,
+                f.accepted_at, f.form, f.row, p.approximate
+            FROM facts f JOIN fsds_periods('facts', '_known') p USING (row)
+            LEFT JOIN _dims d ON d.segments IS NOT DISTINCT FROM f.segments AND d.coreg IS NOT DISTINCT FROM f.coreg
+            ORDER BY f.row""")
+        reports = con.sql("SELECT * EXCLUDE (approximate) FROM placed").to_arrow_table()  # Arrow: no copy to pandas
+        approximate = con.sql("""SELECT DISTINCT entity_id, period_start, period_end FROM placed WHERE approximate
+                                 ORDER BY ALL""").df()
+        subs = con.execute("SELECT * FROM subs").df()
+    batch = Batch(source=source, kind="fsds", row_name=lambda row: f"num.txt row {int(row)}",
+                  stored_wins=True, fills=True)
+    batch.reports = reports
+    batch.approximate = approximate.assign(source=source)
+    note = [MINUTE_NOTE + ("; superseded by a later amendment (prevrpt)" if s else "") for s in subs["superseded"]]
+    batch.filings = pd.DataFrame({
+        "filing_id": subs["filing_id"], "entity_id": subs["entity_id"], "form": subs["form"],
+        "period_end": pd.to_datetime(subs["period"], format="%Y%m%d").dt.date, "filed": subs["filed"],
+        "accepted_at": subs["accepted_at"], "accepted_precision": "minute", "accepted_note": note,
+        "source": sub_source})
+    names = dict(zip(held.entities["entity_id"], held.entities["name"], strict=True))
+    batch.entities = pd.DataFrame({
+        "entity_id": subs["entity_id"], "cik": subs["cik"],
+        "name": [None if e in names else n for e, n in zip(subs["entity_id"], subs["name"], strict=True)],
+        "tickers": [[] for _ in range(len(subs))],
+        "other_names": [[n] if e in names and n != names[e] else [] for e, n in
+                        zip(subs["entity_id"], subs["name"], strict=True)]}).drop_duplicates("entity_id")
+    batch.source_of.update(reports=num_source, filings=sub_source)
+    return batch
