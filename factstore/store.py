@@ -1124,6 +1124,10 @@ class FactStore:
         store written before indexes were stored has the chunks only). Read-only, without one: in memory."""
         chunks, indexed = self._one("""SELECT (SELECT count(*) FROM chunks WHERE strategy = ?),
             (SELECT coalesce(sum(chunks), 0) FROM bm25_docs WHERE strategy = ?)""", [strategy, strategy])
+        if not chunks and not self._one("SELECT count(*) FROM (SELECT 1 FROM documents WHERE trim(text) <> '' "
+                                        "LIMIT 1)")[0]:
+            raise NotFound("nothing to search: the store holds no document text (load reports with load_reports, "
+                           "filings' documents with load_course(documents=...), load_filing or fetch_filings)")
         if chunks != indexed or not chunks:
             if self.read_only:
                 return self._memory_index(strategy, header, stored=bool(chunks))

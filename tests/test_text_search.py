@@ -151,3 +151,16 @@ def test_eval_cli_json_and_plot(corpus, tmp_path, capsys):
     assert set(BASELINES) <= {r["strategy"] for r in records}
     assert {r["k"] for r in records} == set(range(1, 11)) and {r["header"] for r in records} == {True, False}
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_store_without_document_text_says_so_rather_than_crash():
+    """Facts without documents (generate(html=False)): search refuses with the reason, ask answers 'unanswerable'
+    with it, and neither names an internal error."""
+    data = generate(companies=2, html=False)
+    with factstore.open() as store:
+        store.load_course(xbrl=data.xbrl, documents=data.documents, progress=False)
+        with pytest.raises(factstore.NotFound, match="no document text"):
+            store.search("risk factors", strategy="scoped")
+        answer = store.ask("What risks does Rapsa name?")
+        assert answer.kind == "unanswerable" and "no document text" in answer.explanation
+        assert "error while answering" not in answer.explanation

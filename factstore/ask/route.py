@@ -67,6 +67,8 @@ def ask(store: FactStore, question: str, *, as_of: Any = None, k: int = 5) -> An
     moment = as_of_timestamp(as_of) if as_of is not None else None
     try:
         return _answer(store, question, moment, k)
+    except NotFound as exc:  # what the store cannot answer from, said as it is (e.g. no text to search)
+        return Answer("unanswerable", question, explanation=str(exc), as_of=moment)
     except Exception as exc:  # the last resort, beside the causes fixed where they arise
         return Answer("unanswerable", question, explanation=f"error while answering: {type(exc).__name__}: {exc}",
                       as_of=moment)
