@@ -37,7 +37,7 @@ from factstore.loaders.companyfacts import (
 )
 from factstore.loaders.course import Table, read_course
 from factstore.loaders.filing import accession_in, read_filing
-from factstore.loaders.fsds import Known, concept_key, dims_key, read_fsds
+from factstore.loaders.fsds import Known, concept_key, dims_key, read_fsds, segments_dims
 from factstore.loaders.reports import read_reports
 from factstore.names import Names, known_entities
 from factstore.periods import parse_label
@@ -789,7 +789,7 @@ class FactStore:
         for name in names:
             base, _, dims = name.partition("|")
             found = self._concepts.get(base.strip().lower(), [])
-            suffix = f"|{dims_key(dict(p.split('=', 1) for p in dims.split(';') if '=' in p))}" if dims else ""
+            suffix = f"|{dims_key(segments_dims(dims, None))}" if dims else ""
             out.extend(c + suffix for c in found if c + suffix not in out)
         if not out:
             close = difflib.get_close_matches(names[0], [k for k in self._concepts if ":" in k], n=3)

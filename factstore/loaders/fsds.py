@@ -185,27 +185,24 @@ def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], 
         if orphan:
             raise LoadError(num_source, f"accession {orphan[1]} is in no sub.txt row and not in the store",
                             row=int(orphan[0]), field="adsh")
-        con.execute("""CREATE TABLE facts AS
-            SELECT f.*, coalesce(s.entity_id, h.entity_id) AS entity_id,
-                coalesce(h.form, s.form) AS form, s.accepted_at
-            FROM (SELECT * FROM fsds_facts('num')) f LEFT JOIN subs s USING (filing_id)
-            LEFT JOIN _held h USING (filing_id)""")
-        con.unregister("_held")
-        # FSDS gives a per-share value's unit as its currency: the unit the store knows the concept in
-        # ('USD/shares'), else the currency per share where tag.txt says perShare
         if "tag.txt" in files:
             _table(con, "tags", files["tag.txt"], ("tag", "version", "datatype"), f"{source}: tag.txt")
         else:
             con.execute("CREATE TABLE tags (tag VARCHAR, version VARCHAR, datatype VARCHAR)")
         con.register("_units", held.units)
-        con.execute("""CREATE OR REPLACE TABLE facts AS
-            SELECT * REPLACE (coalesce(k.unit, CASE WHEN t.tag IS NOT NULL THEN f.unit || '/shares' END, f.unit)
+        # each value with its company, form and time; FSDS gives a per-share value's unit as its currency: the unit
+        # the store knows the concept in ('USD/shares'), else the currency per share where tag.txt says perShare
+        con.execute("""CREATE TABLE facts AS
+            SELECT f.* REPLACE (coalesce(k.unit, CASE WHEN t.tag IS NOT NULL THEN f.unit || '/shares' END, f.unit)
                 AS unit)
-            FROM facts f
+            FROM (SELECT f.*, coalesce(s.entity_id, h.entity_id) AS entity_id, coalesce(h.form, s.form) AS form,
+                      s.accepted_at
+                  FROM fsds_facts('num') f LEFT JOIN subs s USING (filing_id) LEFT JOIN _held h USING (filing_id)) f
             LEFT JOIN (SELECT entity_id, concept, split_part(unit, '/', 1) AS currency, min(unit) AS unit FROM _units
                        GROUP BY ALL) k ON k.entity_id = f.entity_id AND k.concept = f.concept AND k.currency = f.unit
             LEFT JOIN (SELECT DISTINCT tag FROM tags WHERE datatype = 'perShare') t
                 ON t.tag = split_part(f.concept, ':', 2)""")
+        con.unregister("_held")
         con.unregister("_units")
         # dimensions, canonical, per distinct segments and co-registrant
         pairs = con.execute("SELECT DISTINCT segments, coreg FROM facts WHERE segments IS NOT NULL "
