@@ -132,6 +132,11 @@ def test_each_submission_is_known_from_its_own_accepted_minute(fsds):
             utc = local.astimezone(oracle.ZoneInfo("UTC")).replace(tzinfo=None)
             got = filings.loc[row.adsh]
             assert (got["accepted_at"], got["accepted_precision"], got["form"]) == (utc, "minute", "10-Q/A")
+        # and every value of every submission is known from its submission's minute, never earlier
+        assert store.sql("""SELECT count(*) AS n FROM reports r JOIN filings f USING (filing_id)
+                            WHERE r.accepted_at <> f.accepted_at OR r.form <> f.form""")["n"][0] == 0
+        assert store.sql("SELECT count(*) AS n FROM reports WHERE filing_id IN (SELECT unnest(?))",
+                         [list(amendments["adsh"])])["n"][0] > 1000
         # Express Scripts amended its 10-Q twice: the first amendment (superseded, prevrpt=1) gives way to the second
         # at the second's minute, and not a minute before
         first, second = "0000885721-09-000063", "0000885721-09-000066"
