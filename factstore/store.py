@@ -23,6 +23,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from factstore import publishing
 from factstore.ask.route import Answer, ask
@@ -483,7 +484,7 @@ class FactStore:
         return self._apply(batches, apart=True) if batches else []
 
     def _apply(self, batches: list[Batch], apart: bool) -> list[LoadReport]:
-        batch = batches[0].pandas() if len(batches) == 1 else Batch.combine(batches)
+        batch = batches[0].writable() if len(batches) == 1 else Batch.combine(batches)
         with self._transaction():
             added = self._write(batch)
             parts = [(b, _values(b.entities, "entity_id") | _values(b.filings, "entity_id")) for b in batches] \
@@ -574,7 +575,7 @@ class FactStore:
             self._all("DROP TABLE IF EXISTS _revised")
         finally:
             for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales", "_batch_reports",
-                         "_batch_approximate"):
+                         "_batch_approximate", "_batch_concepts"):
                 with suppress(duckdb.Error):
                     con.unregister(name)
         return added
@@ -672,10 +673,15 @@ class FactStore:
             WHERE period_start IS NOT NULL GROUP BY ALL
             ON CONFLICT DO UPDATE SET reports = reports + EXCLUDED.reports,
                 first_accepted_at = least(first_accepted_at, EXCLUDED.first_accepted_at)""")
-        self._all("""
+        # the concepts of the rows added: where they are all a batch's rows, Arrow's dictionary lists them at once
+        named = "_new_reports"
+        if plain and isinstance(batch.reports, pa.Table):
+            self.con.register("_batch_concepts", pa.table({"concept": pc.unique(batch.reports["concept"])}))
+            named = "_batch_concepts"
+        self._all(f"""
             INSERT OR IGNORE INTO concepts
             SELECT concept, split_part(concept, ':', 1), split_part(concept, ':', 2)
-            FROM (SELECT DISTINCT split_part(concept, '|', 1) AS concept FROM _new_reports)""")
+            FROM (SELECT DISTINCT split_part(concept::VARCHAR, '|', 1) AS concept FROM {named})""")  # named: ours
 
     def _keep_stored(self, source: str, fills: bool = False) -> None:
         """SEC data: the facts of an accession its entity has loaded before are not loaded again, and a value

@@ -195,10 +195,10 @@ def test_bulk_groups_grow_from_one_company_and_stay_within_their_caps():
 def test_companyfacts_batch_takes_acceptance_times_from_the_companys_submissions():
     accns = ["0000000003-20-000001"]
     parsed = parse_companyfacts([companyfacts(3, accns)])[0]
-    batch = companyfacts_batch(parsed, submissions(3, accns, "CCC", hour=18)).pandas()
+    batch = companyfacts_batch(parsed, submissions(3, accns, "CCC", hour=18)).writable()
     assert batch.filings["accepted_at"].astype(str).tolist() == ["2020-02-03 18:00:00"]
-    assert set(batch.reports["accepted_at"].astype(str)) == {"2020-02-03 18:00:00"}
-    alone = companyfacts_batch(parsed).pandas()  # without submissions: the end of the filing day, New York
+    assert set(batch.reports["accepted_at"].to_pandas().astype(str)) == {"2020-02-03 18:00:00"}
+    alone = companyfacts_batch(parsed).writable()  # without submissions: the end of the filing day, New York
     assert alone.filings["accepted_at"].astype(str).tolist() == ["2020-02-04 04:59:59"]
 
 

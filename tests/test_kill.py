@@ -25,7 +25,8 @@ insert_reports = FactStore._insert_reports
 
 def insert_then_die(self, batch, *args, **kwargs):
     insert_reports(self, batch, *args, **kwargs)
-    if set(batch.reports["entity_id"].astype(str)) == {os.environ.get("KILL_IN_ENTITY")}:
+    ids = batch.reports["entity_id"]  # pandas, or Arrow (SEC facts)
+    if set(ids.to_pylist() if hasattr(ids, "to_pylist") else ids.astype(str)) == {os.environ.get("KILL_IN_ENTITY")}:
         os.kill(os.getpid(), signal.SIGKILL)
 
 FactStore._insert_reports = insert_then_die

@@ -10,7 +10,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-Frame = pd.DataFrame | pa.Table  # SEC readers give Arrow (cheap to make per company); the store writes pandas
+Frame = pd.DataFrame | pa.Table  # SEC readers give Arrow (cheap to make per company); see _writable
 
 ENTITY_COLUMNS = ["entity_id", "cik", "name", "tickers"]
 FILING_COLUMNS = ["filing_id", "entity_id", "form", "period_end", "filed", "accepted_at",
@@ -35,7 +35,7 @@ def _empty(columns: list[str]) -> pd.DataFrame:
 @dataclass
 class Batch:
     """Rows for the store's tables from one source; `reports.row` points back into the source. Frames are
-    pandas or Arrow (see pandas()), replaced, never changed in place (empty ones are shared)."""
+    pandas or Arrow (see writable()), replaced, never changed in place (empty ones are shared)."""
 
     source: str
     kind: str
@@ -61,20 +61,20 @@ class Batch:
             mine, theirs = getattr(self, name), getattr(other, name)
             if len(theirs):
                 setattr(self, name, _concat([mine, theirs], name) if len(mine) else theirs)
-        self.entities = _pandas(self.entities, "entities").drop_duplicates("entity_id", ignore_index=True)
+        self.entities = _writable(self.entities, "entities").drop_duplicates("entity_id", ignore_index=True)
         self.source_of.update(other.source_of)
         self.ingested += other.ingested
         self.stored_wins = self.stored_wins or other.stored_wins
         return self
 
-    def pandas(self) -> Batch:
-        """This batch with every frame in pandas, as the store writes them."""
-        return replace(self, **{name: _pandas(getattr(self, name), name)
+    def writable(self) -> Batch:
+        """This batch with every frame as the store writes it (see _writable)."""
+        return replace(self, **{name: _writable(getattr(self, name), name)
                                 for name in ("entities", "filings", "reports", "documents")})
 
     @classmethod
     def combine(cls, batches: list[Batch]) -> Batch:
-        """Several companies' batches as one, in pandas (applied together); a filing or entity two of them give
+        """Several companies' batches as one, writable (applied together); a filing or entity two of them give
         is the first's, as if they were applied one after another."""
         first = batches[0]
         out = cls(source=f"{len(batches)} batches ({first.source}...)", kind=first.kind,
@@ -95,22 +95,29 @@ class Batch:
         return set(ids.unique().to_pylist() if isinstance(ids, pa.ChunkedArray) else ids.unique())
 
 
-def _pandas(frame: Frame, name: str) -> pd.DataFrame:
-    """A frame in pandas (facts keep Arrow-backed columns: no copy, no Python objects)."""
+def _writable(frame: Frame, name: str) -> Frame:
+    """A frame as the store writes it: pandas, but for facts given in Arrow, Arrow in one chunk with one dictionary
+    per text column (no copy, no Python objects; DuckDB scans that fastest)."""
+    if isinstance(frame, pa.Table) and name == "reports":
+        return frame.unify_dictionaries().combine_chunks()
+    return _in_pandas(frame, name)
+
+
+def _in_pandas(frame: Frame, name: str) -> pd.DataFrame:
+    """A frame in pandas (facts in Arrow keep Arrow-backed columns, text decoded: no copy, no Python objects)."""
     if isinstance(frame, pd.DataFrame):
         return frame
     if name != "reports":
         return frame.to_pandas()
-    # dictionary columns decoded first: DuckDB scans plain strings several times faster
     plain = [pc.cast(c, c.type.value_type) if pa.types.is_dictionary(c.type) else c for c in frame.columns]
     return pa.table(plain, names=frame.column_names).to_pandas(types_mapper=pd.ArrowDtype)
 
 
-def _concat(frames: list[Frame], name: str) -> pd.DataFrame:
-    """Frames' rows as one pandas frame: Arrow ones are put together first, then converted once."""
+def _concat(frames: list[Frame], name: str) -> Frame:
+    """Frames' rows as one, writable: Arrow ones are put together first; beside pandas ones, all in pandas."""
     if all(isinstance(f, pa.Table) for f in frames):
-        return _pandas(pa.concat_tables(frames, promote_options="permissive"), name)
-    return pd.concat([_pandas(f, name) for f in frames], ignore_index=True)
+        return _writable(pa.concat_tables(frames, promote_options="permissive"), name)
+    return pd.concat([_in_pandas(f, name) for f in frames], ignore_index=True)
 
 
 @dataclass(frozen=True)

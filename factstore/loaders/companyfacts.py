@@ -104,7 +104,7 @@ LISTED = ["filing_id", "form", "filed", "stamp", "report_date", "source", "prima
 def read_submissions(data: Json | list[Json]) -> Submissions:
     """The filings listed in one company's submissions JSON and its paged files; files of two companies,
     or two main files, are refused."""
-    rows: list[tuple[Any, ...]] = []
+    columns: dict[str, list[Any]] = {key: [] for key in LISTED}
     company: dict[str, Any] = {}
     cik, main, owner = None, "", ""
     sources = []
@@ -122,9 +122,10 @@ def read_submissions(data: Json | list[Json]) -> Submissions:
                 raise LoadError(source, f"a second main submissions file of one company (the first: {main})",
                                 field="cik")
             company, main = _company(parsed, source), source
-        rows += _listed(parsed, source)
-    filings = pd.DataFrame(rows, columns=LISTED).drop_duplicates("filing_id", ignore_index=True)
-    filings["filed"] = pd.to_datetime(filings["filed"]).astype("datetime64[us]")
+        for key, values in _listed(parsed, source).items():
+            columns[key] += values
+    filings = pd.DataFrame(columns).drop_duplicates("filing_id", ignore_index=True)
+    filings["filed"] = pd.to_datetime(filings["filed"], format="%Y-%m-%d").astype("datetime64[us]")
     return Submissions(filings, company, cik, tuple(sources))
 
 
@@ -138,8 +139,9 @@ def _company(parsed: dict[str, Any], source: str) -> dict[str, Any]:
     return {**parsed, "tickers": tickers}
 
 
-def _listed(parsed: dict[str, Any], source: str) -> list[tuple[Any, ...]]:
-    """A submissions file's filings (`filings.recent`, or the top level of a paged file) as LISTED rows."""
+def _listed(parsed: dict[str, Any], source: str) -> dict[str, list[Any]]:
+    """A submissions file's filings (`filings.recent`, or the top level of a paged file) as LISTED columns (filed:
+    ISO date text, checked)."""
     prefix, recent = "", parsed
     if "filings" in parsed:
         filings = parsed["filings"]
@@ -169,11 +171,11 @@ def _listed(parsed: dict[str, Any], source: str) -> list[tuple[Any, ...]]:
         value = columns[key][i]
         reason = f"not an ISO date: {value!r}" if key == "filingDate" else f"not a valid value: {value!r}"
         raise LoadError(source, reason, field=f"{prefix}{key}[{i}]")
-    n = len(accessions)
-    return list(zip(accessions, columns["form"], map(date.fromisoformat, columns["filingDate"]),
-                    [s or None for s in columns["acceptanceDateTime"]], [r or None for r in columns["reportDate"]],
-                    [source] * n, [d or None for d in columns["primaryDocument"]], map(bool, columns["isXBRL"]),
-                    strict=True))
+    return {"filing_id": accessions, "form": columns["form"], "filed": columns["filingDate"],
+            "stamp": [s or None for s in columns["acceptanceDateTime"]],
+            "report_date": [r or None for r in columns["reportDate"]], "source": [source] * len(accessions),
+            "primary_document": [d or None for d in columns["primaryDocument"]],
+            "is_xbrl": [bool(x) for x in columns["isXBRL"]]}
 
 
 def _first_not(ok: Callable[[list[Any]], list[bool]], values: list[Any]) -> int | None:
@@ -184,7 +186,9 @@ def _first_not(ok: Callable[[list[Any]], list[bool]], values: list[Any]) -> int 
 
 def _stamps_ok(values: list[Any]) -> list[bool]:
     """Per value: empty, or a timestamp as EDGAR writes acceptanceDateTime (pandas reads it; most are read at
-    once, the rest one by one)."""
+    once, the rest one by one). A column that Arrow reads whole, with its zones, is all valid at once."""
+    if _arrow_reads([v or None for v in values], pa.timestamp("ns", "UTC")):  # (years pandas reads alike)
+        return [True] * len(values)
     texts = pd.Series([v if isinstance(v, str) else None for v in values], dtype=object)
     read = pd.to_datetime(texts, errors="coerce", format="ISO8601", utc=True).notna().tolist()
     return [r or not v or _is_stamp(v) for r, v in zip(read, values, strict=True)]
@@ -196,7 +200,7 @@ LISTED_CHECKS: list[tuple[str, Callable[[list[Any]], list[bool]]]] = [
     ("accessionNumber", lambda vs: [isinstance(v, str) and v != "" for v in vs]),
     ("form", lambda vs: [isinstance(v, str) and v != "" for v in vs]),
     ("acceptanceDateTime", _stamps_ok),
-    ("reportDate", lambda vs: [not v or ok for v, ok in zip(vs, _days_ok(vs), strict=True)]),
+    ("reportDate", lambda vs: [not v or ok for v, ok in zip(vs, _days_ok([v or None for v in vs]), strict=True)]),
     ("primaryDocument", lambda vs: [not v or isinstance(v, str) for v in vs]),
     ("isXBRL", lambda vs: [v in (None, 0, 1) for v in vs]),
     ("filingDate", lambda vs: _days_ok(vs)),
@@ -204,12 +208,24 @@ LISTED_CHECKS: list[tuple[str, Callable[[list[Any]], list[bool]]]] = [
 
 
 def _days_ok(values: list[Any]) -> list[bool]:
-    """Per value: whether it is an ISO date (YYYY-MM-DD) that exists (_is_day, for a whole column at once)."""
+    """Per value: whether it is an ISO date (YYYY-MM-DD) that exists (_is_day, for a whole column at once; one
+    that Arrow casts whole, strict as it is about both, at one go)."""
+    if _arrow_reads(values, pa.date32()) and not any(v.startswith("0000") for v in values if v is not None):
+        return [v is not None for v in values]
     texts = pa.array([v if isinstance(v, str) else None for v in values], pa.string())
     shaped = pc.and_(pc.match_substring_regex(texts, r"^\d{4}-\d{2}-\d{2}$"), pc.invert(pc.starts_with(texts, "0000")))
     read = pc.strptime(texts, "%Y-%m-%d", "s", error_is_null=True)  # (Feb 30 reads as Mar 1: written back, differs)
     exists = pc.equal(pc.strftime(read, "%Y-%m-%d"), texts)
     return pc.fill_null(pc.and_(shaped, exists), False).to_pylist()
+
+
+def _arrow_reads(values: list[Any], to: pa.DataType) -> bool:
+    """Whether every value is text (or None) that Arrow casts to `to` without error."""
+    try:
+        pc.cast(pa.array(values, pa.string()), to)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+        return False
+    return True
 
 
 class SubmissionsAhead:
@@ -503,13 +519,15 @@ def companyfacts_batch(parsed: Parsed, submissions: Json | list[Json] | Submissi
     company: dict[str, Any] = {}
     if submissions is not None:
         listed, company = submissions.filings, submissions.company
-        known = dict(zip(listed["filing_id"].tolist(), zip(*(listed[c].tolist() for c in (
-            "stamp", "filed", "report_date", "source")), strict=True), strict=True))
-        for i, accn in enumerate(accns):
-            if accn in known:  # the submissions' filing date and report date win over the facts'
-                stamp, day, report_date, sources[i] = known[accn]
-                stamps[i], filed[i] = stamp if isinstance(stamp, str) else None, day.date()
-                period_end[i] = date.fromisoformat(report_date) if isinstance(report_date, str) else period_end[i]
+        at = pd.Index(listed["filing_id"]).get_indexer(accns)  # each accession's row in the listing, or -1
+        mine = np.flatnonzero(at >= 0)
+        rows = at[mine]
+        given, reported, files = (listed[c].to_numpy()[rows].tolist() for c in ("stamp", "report_date", "source"))
+        days = listed["filed"].to_numpy()[rows].astype("datetime64[D]").tolist()
+        # the submissions' filing date and report date win over the facts'
+        for i, stamp, day, report_date, source_i in zip(mine.tolist(), given, days, reported, files, strict=True):
+            stamps[i], filed[i], sources[i] = stamp if isinstance(stamp, str) else None, day, source_i
+            period_end[i] = date.fromisoformat(report_date) if isinstance(report_date, str) else period_end[i]
     times = resolve_acceptances(stamps, filed)
     accepted = [t.at for t in times]
     batch = Batch(source=source, kind="companyfacts", row_name=_row_namer(table), stored_wins=True)
