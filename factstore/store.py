@@ -583,7 +583,9 @@ class FactStore:
     def _insert_entities(self, entities: pd.DataFrame, added: Counter[tuple[str | None, str]]) -> None:
         """New entities and their codes; a stored entity gains the batch's tickers and names."""
         frame = entities if "other_names" in entities else entities.assign(other_names=None)
-        self.con.register("_batch_entities", frame.assign(ord=range(len(frame))))
+        # registered as Arrow: DuckDB scans lists of names there without converting Python objects each time
+        self.con.register("_batch_entities", pa.Table.from_pandas(
+            frame.assign(ord=range(len(frame)))[ENTITY_SCHEMA.names], ENTITY_SCHEMA, preserve_index=False))
         for (entity_id,) in self._all("SELECT entity_id FROM _batch_entities ANTI JOIN entities USING (entity_id)"):
             added[entity_id, "entities"] += 1
         # a name the entity is no longer given joins its other names (former names, other spellings)
@@ -1226,6 +1228,11 @@ class FactStore:
         """`panel` one date at a time, in date order: (date, its rows), for event-driven backtests."""
         from factstore.feed import iter_panel
         return iter_panel(self, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims)
+
+
+ENTITY_SCHEMA = pa.schema([("entity_id", pa.string()), ("cik", pa.int64()), ("name", pa.string()),
+                           ("tickers", pa.list_(pa.string())), ("other_names", pa.list_(pa.string())),
+                           ("ord", pa.int64())])
 
 
 def _values(frame: pd.DataFrame | pa.Table, column: str) -> set[Any]:
