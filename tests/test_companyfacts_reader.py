@@ -207,7 +207,7 @@ days = st.one_of(st.dates().map(date.isoformat),  # and near misses: year 0, mon
                  st.text(alphabet="0123456789-/ T:", max_size=12), st.none(), st.integers(), st.just(""))
 stamps = st.one_of(st.datetimes().map(lambda t: t.isoformat(timespec="milliseconds") + "Z"),
                    st.from_regex(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.000Z\Z"),
-                   st.text(alphabet="0123456789-/ T:.Z", max_size=24), st.none(), st.just(""))
+                   st.text(alphabet="0123456789-/ T:.Z", max_size=24), st.none(), st.just(""), st.integers())
 
 
 @settings(max_examples=200, deadline=None)
