@@ -126,7 +126,9 @@ def test_quarters_agree_with_brute_force(how):
     store.quarters gives it, and one as store.fact gives it by its label, against the oracle's quarters."""
     seen: Counter = Counter()
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    # the same examples on every run, as CI's profile has them: drawn at random, 60 of them sometimes hold fewer
+    # than 5 quarters derived from three others, and the coverage floor below failed about one local run in eight
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
     @given(data=raw_rows(most_labels=1), draw=st.data())
     def agree(data, draw):
         xbrl, docs = data
