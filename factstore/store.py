@@ -59,6 +59,10 @@ MODES = ("as_of", "first", "latest")
 NO_SUBMISSIONS_GIVEN = "no submissions of its CIK given: acceptance times are the end of each filing date"
 TAXONOMY_ORDER = {"us-gaap": 0, "ifrs-full": 1, "dei": 2, "srt": 3}
 READING = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
+# a batch's entities as the store registers them (ord: their order in the batch)
+ENTITY_SCHEMA = pa.schema([("entity_id", pa.string()), ("cik", pa.int64()), ("name", pa.string()),
+                           ("tickers", pa.list_(pa.string())), ("other_names", pa.list_(pa.string())),
+                           ("ord", pa.int64())])
 
 
 @dataclass(frozen=True)
@@ -829,9 +833,7 @@ class FactStore:
             WHERE entity_id IN (SELECT unnest(?)) AND lower(concept) IN (SELECT lower(unnest(?)))""",
                                 [entity_ids, wanted]))
         if strict and not stored:
-            have = [r[0] for r in self._all("""SELECT DISTINCT split_part(concept, '|', 2) FROM reports
-                WHERE entity_id IN (SELECT unnest(?)) AND split_part(concept, '|', 1) IN (SELECT unnest(?))
-                AND contains(concept, '|') ORDER BY 1 LIMIT 12""", [entity_ids, concepts])]
+            have = sorted({d for e in entity_ids for d in self.dimensions(e, concepts)["dims"]})[:12]
             known = f"; its dimensions of {concepts[0]}: {', '.join(have)}" if have else \
                 f"; it has no dimensional facts of {concepts[0]} (load FSDS quarters: load_fsds)"
             raise NotFound(f"{', '.join(entity_ids)}: no facts with dims {dims_key(dims)}{known}")
@@ -1228,11 +1230,6 @@ class FactStore:
         """`panel` one date at a time, in date order: (date, its rows), for event-driven backtests."""
         from factstore.feed import iter_panel
         return iter_panel(self, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims)
-
-
-ENTITY_SCHEMA = pa.schema([("entity_id", pa.string()), ("cik", pa.int64()), ("name", pa.string()),
-                           ("tickers", pa.list_(pa.string())), ("other_names", pa.list_(pa.string())),
-                           ("ord", pa.int64())])
 
 
 def _values(frame: pd.DataFrame | pa.Table, column: str) -> set[Any]:

@@ -61,7 +61,7 @@ class Batch:
             mine, theirs = getattr(self, name), getattr(other, name)
             if len(theirs):
                 setattr(self, name, _concat([mine, theirs], name) if len(mine) else theirs)
-        self.entities = _writable(self.entities, "entities").drop_duplicates("entity_id", ignore_index=True)
+        self.entities = _in_pandas(self.entities, "entities").drop_duplicates("entity_id", ignore_index=True)
         self.source_of.update(other.source_of)
         self.ingested += other.ingested
         self.stored_wins = self.stored_wins or other.stored_wins
