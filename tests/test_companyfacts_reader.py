@@ -11,12 +11,15 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 import factstore
 from factstore.errors import LoadError
 from factstore.loaders.companyfacts import (
+    Named,
+    Parsed,
+    _check,
     _days_ok,
     _is_day,
     _is_stamp,
@@ -222,3 +225,37 @@ def test_a_column_of_dates_is_checked_as_each_date_alone(values):
 def test_a_column_of_stamps_is_checked_as_each_stamp_alone(values):
     """acceptanceDateTime is read by pandas at once where it can, with the verdict of reading each alone."""
     assert _stamps_ok(values) == [not v or _is_stamp(v) for v in values]
+
+
+# facts mostly as the SEC writes them, each field sometimes a near miss (a date in year 0, a number as text...)
+good_day = st.dates().map(date.isoformat)
+good_text = st.sampled_from(["0000000003-20-000001", "0000000003-21-000002", "10-K", "10-Q/A", 'a "quoted" \\ fo'])
+good_val = st.one_of(st.integers(-(10**15), 10**15), st.floats(allow_nan=False, allow_infinity=False))
+mostly = lambda good, *misses: st.integers(0, 9).flatmap(lambda k: good if k else st.one_of(*misses))  # noqa: E731
+fact_day = mostly(good_day, days)
+fact_text = mostly(good_text, st.text(max_size=6), st.none(), st.integers(), st.just(""))
+fact_val = mostly(good_val, st.just("5"), st.none(), st.booleans(), st.just(2**70))
+fact_start = mostly(st.just("0001-01-01"), fact_day, st.none())  # (a start after its end: a near miss)
+facts = st.fixed_dictionaries({"end": fact_day, "val": fact_val, "accn": fact_text, "form": fact_text,
+                               "filed": fact_day}, optional={"start": fact_start})
+YEAR_0 = {"end": "0000-12-31", "val": 1, "accn": "0000000003-20-000001", "form": "10-K", "filed": "2020-02-01"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(facts, min_size=1, max_size=3))
+@example([YEAR_0]).via("a year Arrow reads and Python does not")
+@example([{**YEAR_0, "end": "2019-12-31", "start": "0000-01-01"}]).via("the same, in start")
+def test_the_reader_refuses_a_fact_exactly_where_the_python_reference_does(values):
+    """Facts' dates, values and texts are checked at once in Arrow, with the verdict of `_check`'s walk over the
+    parsed JSON (dates that Python reads, finite numbers, non-empty text, start <= end); a fact read is as given."""
+    doc = {"cik": 3, "entityName": "Three", "facts": {"us-gaap": {"Revenues": {"units": {"USD": values}}}}}
+    read = parse_companyfacts([Named(json.dumps(doc).encode(), "fuzz.json")])[0]
+    try:
+        _check(doc, "fuzz.json")
+    except LoadError as refused:
+        event("refused")
+        assert isinstance(read, LoadError) and read.field == refused.field, (read, refused)
+        return
+    event("read")
+    assert isinstance(read, Parsed), read
+    assert read_back(read.facts) == brute_force(doc)

@@ -40,6 +40,7 @@ Json = str | Path | dict[str, Any] | Named
 CIK_NAME = re.compile(r"CIK(\d{10})(?:-submissions-\d+)?\.json$")  # the SEC's file names, paged files too
 UNKNOWN = "of no known company (no cik field, no CIK##########.json name)"
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+FIRST_DAY = pa.scalar(date(1, 1, 1), pa.date32())  # Arrow reads year 0 too; Python's dates, and ours, start here
 
 
 def read_json(data: Json, name: str) -> tuple[dict[str, Any], str]:
@@ -187,7 +188,7 @@ def _first_not(ok: Callable[[list[Any]], list[bool]], values: list[Any]) -> int 
 def _stamps_ok(values: list[Any]) -> list[bool]:
     """Per value: empty, or a timestamp as EDGAR writes acceptanceDateTime (pandas reads it; most are read at
     once, the rest one by one). A column that Arrow reads whole, with its zones, is all valid at once."""
-    if _arrow_reads([v or None for v in values], pa.timestamp("ns", "UTC")):  # (years pandas reads alike)
+    if _arrow_cast([v or None for v in values], pa.timestamp("ns", "UTC")) is not None:  # (years pandas reads alike)
         return [True] * len(values)
     texts = pd.Series([v if isinstance(v, str) else None for v in values], dtype=object)
     read = pd.to_datetime(texts, errors="coerce", format="ISO8601", utc=True).notna().tolist()
@@ -210,7 +211,8 @@ LISTED_CHECKS: list[tuple[str, Callable[[list[Any]], list[bool]]]] = [
 def _days_ok(values: list[Any]) -> list[bool]:
     """Per value: whether it is an ISO date (YYYY-MM-DD) that exists (_is_day, for a whole column at once; one
     that Arrow casts whole, strict as it is about both, at one go)."""
-    if _arrow_reads(values, pa.date32()) and not any(v.startswith("0000") for v in values if v is not None):
+    read = _arrow_cast(values, pa.date32())
+    if read is not None and not pc.any(pc.less(read, FIRST_DAY)).as_py():
         return [v is not None for v in values]
     texts = pa.array([v if isinstance(v, str) else None for v in values], pa.string())
     shaped = pc.and_(pc.match_substring_regex(texts, r"^\d{4}-\d{2}-\d{2}$"), pc.invert(pc.starts_with(texts, "0000")))
@@ -219,13 +221,12 @@ def _days_ok(values: list[Any]) -> list[bool]:
     return pc.fill_null(pc.and_(shaped, exists), False).to_pylist()
 
 
-def _arrow_reads(values: list[Any], to: pa.DataType) -> bool:
-    """Whether every value is text (or None) that Arrow casts to `to` without error."""
+def _arrow_cast(values: list[Any], to: pa.DataType) -> pa.Array | None:
+    """The values cast by Arrow to `to`, or None unless every value is text (or None) that casts without error."""
     try:
-        pc.cast(pa.array(values, pa.string()), to)
+        return pc.cast(pa.array(values, pa.string()), to)
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
-        return False
-    return True
+        return None
 
 
 class SubmissionsAhead:
@@ -451,8 +452,11 @@ def _typed(rows: pa.StructArray) -> dict[str, pa.Array] | None:
                              else pc.equal(size, length))
 
     value, start = typed["value"], rows.field("start")
+    in_years = [pc.fill_null(pc.greater_equal(typed[c], FIRST_DAY), True) for c in ("period_start", "period_end",
+                                                                                    "filed")]
     conditions = [pc.invert(rows.is_null()), text("accn"), text("form"), text("end", 12), text("filed", 12),
                   pc.or_kleene(start.is_null(), text("start", 12)),
+                  *in_years,
                   pc.invert(rows.field("val").is_null()), pc.is_finite(value),
                   pc.invert(pc.fill_null(pc.greater(typed["period_start"], typed["period_end"]), False))]
     huge = pc.greater_equal(pc.abs(value), 2.0**1023)
@@ -472,6 +476,8 @@ def _day(raw: pa.Array) -> pa.Array:
 def _text(raw: pa.Array) -> pa.Array:
     """JSON string text as plain text (escapes read, where there are any)."""
     plain = pc.utf8_slice_codeunits(raw, 1, -1)
+    if b"\\" not in (raw.buffers()[2] or b"").to_pybytes():  # no backslash under any value: none escaped
+        return plain
     escaped = pc.match_substring(raw, "\\")
     if not pc.any(escaped).as_py():
         return plain
