@@ -540,16 +540,13 @@ class FactStore:
                 clash is not None or not batch.filing_ids() <= set(batch.filings["filing_id"]))
             if len(batch.entities):
                 self._insert_entities(batch.entities, added)
-            for entity_id, n in self._all("""
-                    SELECT entity_id, count(*) FROM _batch_filings ANTI JOIN filings USING (filing_id)
-                    GROUP BY entity_id"""):
-                added[entity_id, "filings"] += n
-            fresh = sum(n for (_, kind), n in added.items() if kind == "filings") == len(batch.filings) \
-                and batch.filing_ids() <= set(batch.filings["filing_id"])
-            self._all("""
+            inserted = self._all("""
                 INSERT INTO filings SELECT filing_id, entity_id, form, period_end::DATE, filed::DATE,
                     accepted_at::TIMESTAMP, accepted_precision, accepted_note, source
-                FROM _batch_filings ON CONFLICT (filing_id) DO NOTHING""")
+                FROM _batch_filings ON CONFLICT (filing_id) DO NOTHING RETURNING entity_id""")
+            for entity_id, n in Counter(row[0] for row in inserted).items():
+                added[entity_id, "filings"] += n
+            fresh = len(inserted) == len(batch.filings) and batch.filing_ids() <= set(batch.filings["filing_id"])
             # where no key repeats (equal keys hash alike) and no filing was stored before, the rows are taken as
             # they are
             plain = fresh and bool(len(batch.reports)) and self._distinct_keys(batch.reports)
