@@ -1,6 +1,7 @@
 -- Reading the SEC's companyfacts JSON, applied to the loader's own in-memory connection (it reads the files it is
 -- given), never to the store. Leaves stay JSON text, so that the loader checks their types as strictly as the SEC
--- writes them (a number where text belongs is refused, not cast).
+-- writes them (a number where text belongs is refused, not cast); dates come as text, since no JSON value but a
+-- string reads as a date.
 
 -- companyfacts_json: each companyfacts file given (largest: bytes of the largest), as read: its CIK, name and every
 -- fact, nested as in the file
@@ -8,7 +9,7 @@ CREATE OR REPLACE MACRO companyfacts_json(files, largest) AS TABLE
 SELECT filename, cik::VARCHAR AS cik, entityName::VARCHAR AS entity_name, facts
 FROM read_json(files, filename = true, format = 'unstructured', maximum_object_size = largest,
     columns = {cik: 'JSON', entityName: 'JSON', facts: 'MAP(VARCHAR, MAP(VARCHAR, STRUCT(units MAP(VARCHAR,
-        STRUCT(accn JSON, "start" JSON, "end" JSON, val JSON, form JSON, filed JSON)[]))))'});
+        STRUCT(accn JSON, "start" VARCHAR, "end" VARCHAR, val JSON, form JSON, filed VARCHAR)[]))))'});
 
 -- companyfacts_filings: each file's accessions (file: its number in the list read), in order: the form most of
 -- their facts give (of two as common, the first in order), the first filing date and the last period end

@@ -438,25 +438,24 @@ def _fact_columns(docs: pa.Table) -> tuple[pa.Table, np.ndarray, pa.Table] | Non
 
 def _typed(rows: pa.StructArray) -> dict[str, pa.Array] | None:
     """The facts' dates and values as typed columns, or None unless every fact is whole: text accn and form,
-    ISO dates that exist, a finite JSON number, start <= end."""
+    ISO dates that exist, a finite JSON number, start <= end. Dates come as text (no other JSON value reads as
+    one), the rest as JSON."""
     try:  # a cast fails on a value that is no JSON number, or on a date that is not one or does not exist
-        typed = {"period_start": _day(rows.field("start")), "period_end": _day(rows.field("end")),
-                 "value": pc.cast(rows.field("val"), pa.float64()), "filed": _day(rows.field("filed"))}
+        typed = {"period_start": pc.cast(rows.field("start"), pa.date32()),
+                 "period_end": pc.cast(rows.field("end"), pa.date32()),
+                 "value": pc.cast(rows.field("val"), pa.float64()), "filed": pc.cast(rows.field("filed"), pa.date32())}
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
 
-    def text(field: str, length: int | None = None) -> pa.Array:  # JSON string text ("..." of length)
+    def text(field: str) -> pa.Array:  # JSON string text, not empty
         raw = rows.field(field)
-        size = pc.binary_length(raw)
-        return pc.and_kleene(pc.starts_with(raw, '"'), pc.greater(size, 2) if length is None
-                             else pc.equal(size, length))
+        return pc.and_kleene(pc.starts_with(raw, '"'), pc.greater(pc.binary_length(raw), 2))
 
-    value, start = typed["value"], rows.field("start")
-    in_years = [pc.fill_null(pc.greater_equal(typed[c], FIRST_DAY), True) for c in ("period_start", "period_end",
-                                                                                    "filed")]
-    conditions = [pc.invert(rows.is_null()), text("accn"), text("form"), text("end", 12), text("filed", 12),
-                  pc.or_kleene(start.is_null(), text("start", 12)),
-                  *in_years,
+    value = typed["value"]
+    conditions = [pc.invert(rows.is_null()), text("accn"), text("form"), pc.invert(rows.field("end").is_null()),
+                  pc.invert(rows.field("filed").is_null()),
+                  *(pc.fill_null(pc.greater_equal(typed[c], FIRST_DAY), True) for c in ("period_start", "period_end",
+                                                                                          "filed")),
                   pc.invert(rows.field("val").is_null()), pc.is_finite(value),
                   pc.invert(pc.fill_null(pc.greater(typed["period_start"], typed["period_end"]), False))]
     huge = pc.greater_equal(pc.abs(value), 2.0**1023)
@@ -466,11 +465,6 @@ def _typed(rows: pa.StructArray) -> dict[str, pa.Array] | None:
     for condition in conditions[1:]:
         ok = pc.and_kleene(ok, condition)
     return None if pc.any(pc.invert(pc.fill_null(ok, False))).as_py() else typed
-
-
-def _day(raw: pa.Array) -> pa.Array:
-    """JSON date text ("2020-06-30") as a date column."""
-    return pc.cast(pc.utf8_slice_codeunits(raw, 1, 11), pa.date32())
 
 
 def _text(raw: pa.Array) -> pa.Array:
