@@ -10,12 +10,3 @@ SELECT filename, cik::VARCHAR AS cik, entityName::VARCHAR AS entity_name, facts
 FROM read_json(files, filename = true, format = 'unstructured', maximum_object_size = largest,
     columns = {cik: 'JSON', entityName: 'JSON', facts: 'MAP(VARCHAR, MAP(VARCHAR, STRUCT(units MAP(VARCHAR,
         STRUCT(accn JSON, "start" VARCHAR, "end" VARCHAR, val JSON, form JSON, filed VARCHAR)[]))))'});
-
--- companyfacts_filings: each file's accessions (file: its number in the list read), in order: the form most of
--- their facts give (of two as common, the first in order), the first filing date and the last period end
-CREATE OR REPLACE MACRO companyfacts_filings(facts) AS TABLE
-SELECT file, filing_id, first(form ORDER BY n DESC, form) AS form, min(filed) AS filed,
-    max(period_end) AS period_end
-FROM (SELECT file, filing_id, form, count(*) AS n, min(filed) AS filed, max(period_end) AS period_end
-      FROM query_table(facts) GROUP BY ALL)
-GROUP BY ALL ORDER BY file, filing_id;

@@ -259,3 +259,26 @@ def test_the_reader_refuses_a_fact_exactly_where_the_python_reference_does(value
     event("read")
     assert isinstance(read, Parsed), read
     assert read_back(read.facts) == brute_force(doc)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["0000000003-20-000001", "0000000003-20-000002", "0000000003-21-000003"]),
+                          st.sampled_from(["10-K", "10-K/A", "10-Q", "8-K"]), good_day, good_day),
+                min_size=1, max_size=12))
+def test_a_filing_takes_the_form_most_of_its_facts_give_its_first_date_and_last_period_end(rows):
+    """Each accession of a file, as the facts give it: the most common form (of two as common, the first in
+    order), the earliest filing date and the latest period end; accessions in order."""
+    values = [{"end": end, "val": i, "accn": accn, "form": form, "filed": filed}
+              for i, (accn, form, filed, end) in enumerate(rows)]
+    half = len(values) // 2  # in two concepts, so that a filing's facts are not all in one list
+    doc = {"cik": 3, "facts": {"us-gaap": {"Assets": {"units": {"USD": values[:half]}},
+                                           "Revenues": {"units": {"USD": values[half:]}}}}}
+    read = parse_companyfacts([doc])[0]
+    expected = []
+    for accn in sorted({r[0] for r in rows}):
+        mine = [r for r in rows if r[0] == accn]
+        counts = Counter(r[1] for r in mine)
+        form = min(counts, key=lambda f: (-counts[f], f))
+        expected.append({"filing_id": accn, "form": form, "filed": date.fromisoformat(min(r[2] for r in mine)),
+                         "period_end": date.fromisoformat(max(r[3] for r in mine))})
+    assert read.filings.to_pylist() == expected

@@ -427,13 +427,22 @@ def _fact_columns(docs: pa.Table) -> tuple[pa.Table, np.ndarray, pa.Table] | Non
         **typed, "form": _text(rows.field("form"))})
     keyed = columns.select(["filing_id", "form", "filed", "period_end"]).append_column(
         "file", pa.array(np.repeat(np.arange(len(starts) - 1, dtype=np.int32), np.diff(starts))))
-    con = _reader()
-    con.register("_facts", keyed)
-    try:
-        filings = con.sql("SELECT * FROM companyfacts_filings('_facts')").to_arrow_table()
-    finally:
-        con.unregister("_facts")
-    return columns, starts, filings
+    return columns, starts, _filings(keyed)
+
+
+def _filings(facts: pa.Table) -> pa.Table:
+    """Each file's accessions (file: its number in the list read), in order, from their facts (file, filing_id,
+    form, filed, period_end): the form most of their facts give (of two as common, the first in order), the
+    first filing date and the last period end."""
+    forms = facts.group_by(["file", "filing_id", "form"], use_threads=False).aggregate(
+        [("form", "count"), ("filed", "min"), ("period_end", "max")]).sort_by(
+        [("file", "ascending"), ("filing_id", "ascending"), ("form_count", "descending"), ("form", "ascending")])
+    # ("first" takes the rows in order without threads)
+    out = forms.group_by(["file", "filing_id"], use_threads=False).aggregate(
+        [("form", "first"), ("filed_min", "min"), ("period_end_max", "max")])
+    return pa.table({"file": out["file"], "filing_id": out["filing_id"], "form": out["form_first"],
+                     "filed": out["filed_min_min"], "period_end": out["period_end_max_max"]}).sort_by(
+        [("file", "ascending"), ("filing_id", "ascending")])
 
 
 def _typed(rows: pa.StructArray) -> dict[str, pa.Array] | None:
