@@ -14,6 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -93,10 +94,17 @@ class Submissions:
     filing date, acceptance stamp, report date, primary document, XBRL or not), the company's fields, its
     CIK (None where no file tells) and the files read."""
 
-    filings: pd.DataFrame
+    listing: pa.Table  # LISTED columns (filed: a date; is_xbrl: bool; the rest text)
     company: dict[str, Any]
     cik: int | None = None
     sources: tuple[str, ...] = ()
+
+    @cached_property
+    def filings(self) -> pd.DataFrame:
+        """The listing in pandas (filed: datetime64[us])."""
+        frame = self.listing.to_pandas(date_as_object=False)
+        frame["filed"] = frame["filed"].astype("datetime64[us]")
+        return frame
 
 
 LISTED = ["filing_id", "form", "filed", "stamp", "report_date", "source", "primary_document", "is_xbrl"]
@@ -125,9 +133,13 @@ def read_submissions(data: Json | list[Json]) -> Submissions:
             company, main = _company(parsed, source), source
         for key, values in _listed(parsed, source).items():
             columns[key] += values
-    filings = pd.DataFrame(columns).drop_duplicates("filing_id", ignore_index=True)
-    filings["filed"] = pd.to_datetime(filings["filed"], format="%Y-%m-%d").astype("datetime64[us]")
-    return Submissions(filings, company, cik, tuple(sources))
+    listing = pa.table({key: pa.array(columns[key], pa.bool_() if key == "is_xbrl" else pa.string()) for key in LISTED})
+    listing = listing.set_column(LISTED.index("filed"), "filed", pc.cast(listing["filed"], pa.date32()))  # (checked)
+    ids = listing["filing_id"]
+    if pc.count_distinct(ids).as_py() < len(ids):  # a filing listed twice: its first row
+        codes = pc.dictionary_encode(ids).combine_chunks().indices.to_numpy()
+        listing = listing.take(np.sort(np.unique(codes, return_index=True)[1]))
+    return Submissions(listing, company, cik, tuple(sources))
 
 
 def _company(parsed: dict[str, Any], source: str) -> dict[str, Any]:
@@ -527,12 +539,12 @@ def companyfacts_batch(parsed: Parsed, submissions: Json | list[Json] | Submissi
     sources = [source] * len(accns)
     company: dict[str, Any] = {}
     if submissions is not None:
-        listed, company = submissions.filings, submissions.company
-        at = pd.Index(listed["filing_id"]).get_indexer(accns)  # each accession's row in the listing, or -1
+        listed, company = submissions.listing, submissions.company
+        # each accession's row in the listing (its accessions are unique), or -1
+        at = pc.fill_null(pc.index_in(pa.array(accns, pa.string()), value_set=listed["filing_id"]), -1).to_numpy()
         mine = np.flatnonzero(at >= 0)
-        rows = at[mine]
-        given, reported, files = (listed[c].to_numpy()[rows].tolist() for c in ("stamp", "report_date", "source"))
-        days = listed["filed"].to_numpy()[rows].astype("datetime64[D]").tolist()
+        given, reported, files, days = (listed[c].take(at[mine]).to_pylist()
+                                        for c in ("stamp", "report_date", "source", "filed"))
         # the submissions' filing date and report date win over the facts'
         for i, stamp, day, report_date, source_i in zip(mine.tolist(), given, days, reported, files, strict=True):
             stamps[i], filed[i], sources[i] = stamp if isinstance(stamp, str) else None, day, source_i
