@@ -537,7 +537,7 @@ class FactStore:
                                 f"accepted {clash[2]}")
             # whether a filing these facts belong to may have been stored before
             reloading = not batch.stored_wins and (
-                clash is not None or not batch.filing_ids() <= set(batch.filings["filing_id"]))
+                clash is not None or not batch.filing_ids() <= _values(batch.filings, "filing_id"))
             if len(batch.entities):
                 self._insert_entities(batch.entities, added)
             inserted = self._all("""
@@ -546,7 +546,7 @@ class FactStore:
                 FROM _batch_filings ON CONFLICT (filing_id) DO NOTHING RETURNING entity_id""")
             for entity_id, n in Counter(row[0] for row in inserted).items():
                 added[entity_id, "filings"] += n
-            fresh = len(inserted) == len(batch.filings) and batch.filing_ids() <= set(batch.filings["filing_id"])
+            fresh = len(inserted) == len(batch.filings) and batch.filing_ids() <= _values(batch.filings, "filing_id")
             # where no key repeats (equal keys hash alike) and no filing was stored before, the rows are taken as
             # they are
             plain = fresh and bool(len(batch.reports)) and self._distinct_keys(batch.reports)
@@ -581,12 +581,10 @@ class FactStore:
                     con.unregister(name)
         return added
 
-    def _insert_entities(self, entities: pd.DataFrame, added: Counter[tuple[str | None, str]]) -> None:
+    def _insert_entities(self, entities: pd.DataFrame | pa.Table, added: Counter[tuple[str | None, str]]) -> None:
         """New entities and their codes; a stored entity gains the batch's tickers and names."""
-        frame = entities if "other_names" in entities else entities.assign(other_names=None)
         # registered as Arrow: DuckDB scans lists of names there without converting Python objects each time
-        self.con.register("_batch_entities", pa.Table.from_pandas(
-            frame.assign(ord=range(len(frame)))[ENTITY_SCHEMA.names], ENTITY_SCHEMA, preserve_index=False))
+        self.con.register("_batch_entities", _entity_table(entities))
         for (entity_id,) in self._all("SELECT entity_id FROM _batch_entities ANTI JOIN entities USING (entity_id)"):
             added[entity_id, "entities"] += 1
         # a name the entity is no longer given joins its other names (former names, other spellings)
@@ -1227,6 +1225,18 @@ class FactStore:
         """`panel` one date at a time, in date order: (date, its rows), for event-driven backtests."""
         from factstore.feed import iter_panel
         return iter_panel(self, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims)
+
+
+def _entity_table(entities: pd.DataFrame | pa.Table) -> pa.Table:
+    """Entities as an Arrow table of ENTITY_SCHEMA: other names null where not given, ord each one's place."""
+    if isinstance(entities, pd.DataFrame):
+        frame = entities if "other_names" in entities else entities.assign(other_names=None)
+        return pa.Table.from_pandas(frame.assign(ord=range(len(frame)))[ENTITY_SCHEMA.names], ENTITY_SCHEMA,
+                                    preserve_index=False)
+    n = entities.num_rows
+    given = {name: entities[name] if name in entities.column_names else pa.nulls(n, ENTITY_SCHEMA.field(name).type)
+             for name in ENTITY_SCHEMA.names[:-1]}
+    return pa.table({**given, "ord": pa.array(range(n), pa.int64())}).cast(ENTITY_SCHEMA)
 
 
 def _values(frame: pd.DataFrame | pa.Table, column: str) -> set[Any]:

@@ -199,10 +199,10 @@ def test_companyfacts_batch_takes_acceptance_times_from_the_companys_submissions
     accns = ["0000000003-20-000001"]
     parsed = parse_companyfacts([companyfacts(3, accns)])[0]
     batch = companyfacts_batch(parsed, submissions(3, accns, "CCC", hour=18)).writable()
-    assert batch.filings["accepted_at"].astype(str).tolist() == ["2020-02-03 18:00:00"]
+    assert batch.filings["accepted_at"].to_pandas().astype(str).tolist() == ["2020-02-03 18:00:00"]
     assert set(batch.reports["accepted_at"].to_pandas().astype(str)) == {"2020-02-03 18:00:00"}
     alone = companyfacts_batch(parsed).writable()  # without submissions: the end of the filing day, New York
-    assert alone.filings["accepted_at"].astype(str).tolist() == ["2020-02-04 04:59:59"]
+    assert alone.filings["accepted_at"].to_pandas().astype(str).tolist() == ["2020-02-04 04:59:59"]
 
 
 days = st.one_of(st.dates().map(date.isoformat),  # and near misses: year 0, month 13, day 30 of February

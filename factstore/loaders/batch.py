@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -61,7 +62,7 @@ class Batch:
             mine, theirs = getattr(self, name), getattr(other, name)
             if len(theirs):
                 setattr(self, name, _concat([mine, theirs], name) if len(mine) else theirs)
-        self.entities = _in_pandas(self.entities, "entities").drop_duplicates("entity_id", ignore_index=True)
+        self.entities = first_rows(self.entities, "entity_id")
         self.source_of.update(other.source_of)
         self.ingested += other.ingested
         self.stored_wins = self.stored_wins or other.stored_wins
@@ -83,7 +84,7 @@ class Batch:
             frames = [getattr(b, name) for b in batches if len(getattr(b, name))]
             if frames:
                 frame = _concat(frames, name)
-                setattr(out, name, frame.drop_duplicates(key, ignore_index=True) if key else frame)
+                setattr(out, name, first_rows(frame, key) if key else frame)
         for b in batches:
             out.source_of.update(b.source_of)
             out.ingested += b.ingested
@@ -96,11 +97,22 @@ class Batch:
 
 
 def _writable(frame: Frame, name: str) -> Frame:
-    """A frame as the store writes it: pandas, but for facts given in Arrow, Arrow in one chunk with one dictionary
-    per text column (no copy, no Python objects; DuckDB scans that fastest)."""
-    if isinstance(frame, pa.Table) and name == "reports":
-        return frame.unify_dictionaries().combine_chunks()
-    return _in_pandas(frame, name)
+    """A frame as the store writes it: as it is, Arrow in one chunk (facts with one dictionary per text column: no
+    copy, no Python objects; DuckDB scans that fastest)."""
+    if isinstance(frame, pd.DataFrame):
+        return frame
+    return frame.unify_dictionaries().combine_chunks() if name == "reports" else frame.combine_chunks()
+
+
+def first_rows(frame: Frame, key: str) -> Frame:
+    """Each value of a key column's first row, in order (a pandas or an Arrow frame)."""
+    if isinstance(frame, pd.DataFrame):
+        return frame.drop_duplicates(key, ignore_index=True)
+    values = frame[key]
+    if pc.count_distinct(values, mode="all").as_py() == len(values):
+        return frame
+    codes = pc.dictionary_encode(values, null_encoding="encode").combine_chunks().indices.to_numpy()
+    return frame.take(np.sort(np.unique(codes, return_index=True)[1]))
 
 
 def _in_pandas(frame: Frame, name: str) -> pd.DataFrame:

@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from factstore.errors import LoadError
-from factstore.loaders.batch import Batch
+from factstore.loaders.batch import Batch, first_rows
 from factstore.timing import resolve_acceptances
 
 
@@ -135,11 +135,8 @@ def read_submissions(data: Json | list[Json]) -> Submissions:
             columns[key] += values
     listing = pa.table({key: pa.array(columns[key], pa.bool_() if key == "is_xbrl" else pa.string()) for key in LISTED})
     listing = listing.set_column(LISTED.index("filed"), "filed", pc.cast(listing["filed"], pa.date32()))  # (checked)
-    ids = listing["filing_id"]
-    if pc.count_distinct(ids).as_py() < len(ids):  # a filing listed twice: its first row
-        codes = pc.dictionary_encode(ids).combine_chunks().indices.to_numpy()
-        listing = listing.take(np.sort(np.unique(codes, return_index=True)[1]))
-    return Submissions(listing, company, cik, tuple(sources))
+    return Submissions(first_rows(listing, "filing_id"), company, cik, tuple(sources))  # a filing listed twice: its
+    # first row
 
 
 def _company(parsed: dict[str, Any], source: str) -> dict[str, Any]:
