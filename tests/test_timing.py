@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
+import pandas as pd
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
-from factstore.timing import as_of_timestamp, end_of_filing_day, filing_date, resolve_acceptances
+from factstore.timing import _wall_time, as_of_timestamp, end_of_filing_day, filing_date, resolve_acceptances
 
 
 def test_new_york_time_labelled_utc_is_repaired():
@@ -59,3 +62,30 @@ def test_as_of_reading():
     assert as_of_timestamp(date(2020, 9, 30)) == datetime(2020, 9, 30)
     with pytest.raises(ValueError, match="as_of"):
         as_of_timestamp("yesterday-ish")
+
+
+def pandas_wall_time(stamp: str) -> datetime:
+    """How a stamp read before EDGAR's shape had a fast path: pandas, its zone label dropped."""
+    ts = pd.Timestamp(stamp)
+    return (ts.tz_localize(None) if ts.tzinfo is not None else ts).to_pydatetime()
+
+
+fractions = st.sampled_from(["", ".0", ".000", ".5", ".123456", ".1234567"])
+edgar_stamps = st.builds(lambda t, f: t.strftime("%Y-%m-%dT%H:%M:%S") + f + "Z", st.datetimes(), fractions)
+near_misses = st.from_regex(r"\A(19|20)[0-9]{2}-(0[0-9]|1[0-3])-([0-3][0-9])T(1[0-9]|2[0-5]):[0-6][0-9]:[0-6][0-9]"
+                            r"(\.[0-9]{1,7})?(Z|\+05:00|)\Z")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(edgar_stamps, near_misses))
+@example("2024-02-30T10:00:00.000Z").via("a day that does not exist")
+@example("2024-08-01T24:00:00.000Z").via("hour 24, which Python refuses")
+def test_a_stamp_reads_as_pandas_reads_it(stamp):
+    """EDGAR's own shape is read by the standard library, with pandas' reading, or pandas' refusal."""
+    try:
+        expected = pandas_wall_time(stamp)
+    except ValueError:
+        with pytest.raises(ValueError):
+            _wall_time(stamp)
+        return
+    assert _wall_time(stamp) == expected
