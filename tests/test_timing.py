@@ -76,6 +76,7 @@ near_misses = st.from_regex(r"\A(19|20)[0-9]{2}-(0[0-9]|1[0-3])-([0-3][0-9])T(1[
                             r"(\.[0-9]{1,7})?(Z|\+05:00|)\Z")
 
 
+@pytest.mark.filterwarnings("ignore:Discarding nonzero nanoseconds")  # (pandas, on 7 digits of a second)
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(edgar_stamps, near_misses))
 @example("2024-02-30T10:00:00.000Z").via("a day that does not exist")
