@@ -538,8 +538,11 @@ class FactStore:
             # whether a filing these facts belong to may have been stored before
             reloading = not batch.stored_wins and (
                 clash is not None or not batch.filing_ids() <= _values(batch.filings, "filing_id"))
-            if len(batch.entities):
-                self._insert_entities(batch.entities, added)
+            all_new = self._insert_entities(batch.entities, added) if len(batch.entities) else False
+            # whether every entity of these facts is new, so that nothing of theirs is stored to conflict with (asked
+            # of Arrow facts only: SEC companies, a few distinct values at once)
+            new_entities = all_new and isinstance(batch.reports, pa.Table) and \
+                _values(batch.reports, "entity_id") <= _values(batch.entities, "entity_id")
             inserted = self._all("""
                 INSERT INTO filings SELECT filing_id, entity_id, form, period_end::DATE, filed::DATE,
                     accepted_at::TIMESTAMP, accepted_precision, accepted_note, source
@@ -551,7 +554,7 @@ class FactStore:
             # they are
             plain = fresh and bool(len(batch.reports)) and self._distinct_keys(batch.reports)
             if len(batch.reports):
-                self._insert_reports(batch, reloading, fresh=fresh, plain=plain)
+                self._insert_reports(batch, reloading, fresh=fresh, plain=plain, new_entities=new_entities)
                 for entity_id, n in self._all("SELECT entity_id, count(*) FROM _new_reports GROUP BY ALL"):
                     added[entity_id, "reports"] += n
                 for entity_id, n in self._all("SELECT entity_id, count(*) FROM _revised GROUP BY ALL")\
@@ -581,16 +584,19 @@ class FactStore:
                     con.unregister(name)
         return added
 
-    def _insert_entities(self, entities: pd.DataFrame | pa.Table, added: Counter[tuple[str | None, str]]) -> None:
-        """New entities and their codes; a stored entity gains the batch's tickers and names."""
+    def _insert_entities(self, entities: pd.DataFrame | pa.Table, added: Counter[tuple[str | None, str]]) -> bool:
+        """New entities and their codes; a stored entity gains the batch's tickers and names. Whether all were
+        new."""
         # registered as Arrow: DuckDB scans lists of names there without converting Python objects each time
         self.con.register("_batch_entities", _entity_table(entities))
-        for (entity_id,) in self._all("SELECT entity_id FROM _batch_entities ANTI JOIN entities USING (entity_id)"):
+        new = self._all("SELECT entity_id FROM _batch_entities ANTI JOIN entities USING (entity_id)")
+        for (entity_id,) in new:
             added[entity_id, "entities"] += 1
-        # a name the entity is no longer given joins its other names (former names, other spellings)
-        self._all("""
-            INSERT INTO entities SELECT entity_id, cik, name, tickers, coalesce(other_names::VARCHAR[], [])
-            FROM _batch_entities
+        # a name the entity is no longer given joins its other names (former names, other spellings); where all are
+        # new, nothing can conflict (and DuckDB inserts faster without the clause)
+        insert = """INSERT INTO entities SELECT entity_id, cik, name, tickers, coalesce(other_names::VARCHAR[], [])
+                    FROM _batch_entities"""
+        self._all(insert if len(new) == len(entities) else insert + """
             ON CONFLICT (entity_id) DO UPDATE SET
                 other_names = list_distinct(list_concat(other_names, EXCLUDED.other_names,
                     CASE WHEN EXCLUDED.name IS DISTINCT FROM name AND EXCLUDED.name IS NOT NULL
@@ -598,15 +604,17 @@ class FactStore:
                 name = coalesce(EXCLUDED.name, name),
                 tickers = list_distinct(list_concat(tickers, EXCLUDED.tickers)),
                 cik = coalesce(EXCLUDED.cik, cik)""")
-        # an alias two entities of the batch share goes to the first, as if they were loaded one by one
+        # an alias two entities of the batch share goes to the first, as if they were loaded one by one; one stored
+        # already stays
         self._all("""
-            INSERT OR IGNORE INTO entity_aliases
-            SELECT upper(alias), arg_min(entity_id, ord) FROM (
-                SELECT entity_id AS alias, entity_id, ord FROM _batch_entities
-                UNION ALL SELECT unnest(tickers), entity_id, ord FROM _batch_entities
-                UNION ALL SELECT cik::VARCHAR, entity_id, ord FROM _batch_entities WHERE cik IS NOT NULL
-                UNION ALL SELECT lpad(cik::VARCHAR, 10, '0'), entity_id, ord FROM _batch_entities
-                    WHERE cik IS NOT NULL) WHERE alias IS NOT NULL AND alias <> '' GROUP BY upper(alias)""")
+            INSERT INTO entity_aliases
+            SELECT * FROM (
+                SELECT upper(alias) AS alias, arg_min(entity_id, ord) FROM (
+                    SELECT unnest(list_concat([entity_id, cik::VARCHAR, lpad(cik::VARCHAR, 10, '0')], tickers))
+                        AS alias, entity_id, ord FROM _batch_entities)
+                WHERE alias IS NOT NULL AND alias <> '' GROUP BY upper(alias))
+            ANTI JOIN entity_aliases USING (alias)""")
+        return len(new) == len(entities)
 
     def _distinct_keys(self, reports: pd.DataFrame | pa.Table) -> bool:
         """Whether no fact is given twice in the same filing among these rows (by the hash of its key)."""
@@ -614,7 +622,8 @@ class FactStore:
             return not self._one(f"""SELECT count(*) > count(DISTINCT hash(filing_id, entity_id, concept, unit,
                 period_start, period_end)) FROM {name}""")[0]  # name: ours
 
-    def _insert_reports(self, batch: Batch, reloading: bool, fresh: bool = False, plain: bool = False) -> None:
+    def _insert_reports(self, batch: Batch, reloading: bool, fresh: bool = False, plain: bool = False,
+                        new_entities: bool = False) -> None:
         """New facts, checked: one value per fact per filing, and none contradicting what a filing already
         reported (those checks against stored rows run only when a filing was stored before; `fresh`: none of
         the batch's filings was). The rows added stay in _new_reports (and revisions found in _revised) for the
@@ -668,10 +677,11 @@ class FactStore:
         # clustered by entity, then concept: SEC files come one company at a time, concept by concept
         self._all("INSERT INTO reports SELECT * EXCLUDE (twice) FROM _new_reports" + ("" if batch.stored_wins else
                   " ORDER BY entity_id, concept, period_end, period_start, accepted_at"))
-        self._all("""
-            INSERT INTO entity_periods
-            SELECT entity_id, period_start, period_end, min(accepted_at), count(*) FROM _new_reports
-            WHERE period_start IS NOT NULL GROUP BY ALL
+        # (the periods of entities new in this batch cannot conflict)
+        periods = """INSERT INTO entity_periods
+                     SELECT entity_id, period_start, period_end, min(accepted_at), count(*) FROM _new_reports
+                     WHERE period_start IS NOT NULL GROUP BY ALL"""
+        self._all(periods if new_entities else periods + """
             ON CONFLICT DO UPDATE SET reports = reports + EXCLUDED.reports,
                 first_accepted_at = least(first_accepted_at, EXCLUDED.first_accepted_at)""")
         # the concepts of the rows added: where they are all a batch's rows, Arrow's dictionary lists them at once
@@ -680,9 +690,10 @@ class FactStore:
             self.con.register("_batch_concepts", pa.table({"concept": pc.unique(batch.reports["concept"])}))
             named = "_batch_concepts"
         self._all(f"""
-            INSERT OR IGNORE INTO concepts
+            INSERT INTO concepts
             SELECT concept, split_part(concept, ':', 1), split_part(concept, ':', 2)
-            FROM (SELECT DISTINCT split_part(concept::VARCHAR, '|', 1) AS concept FROM {named})""")  # named: ours
+            FROM (SELECT DISTINCT split_part(concept::VARCHAR, '|', 1) AS concept FROM {named})
+            ANTI JOIN concepts USING (concept)""")  # named: ours
 
     def _keep_stored(self, source: str, fills: bool = False) -> None:
         """SEC data: the facts of an accession its entity has loaded before are not loaded again, and a value
@@ -1242,7 +1253,7 @@ def _entity_table(entities: pd.DataFrame | pa.Table) -> pa.Table:
 def _values(frame: pd.DataFrame | pa.Table, column: str) -> set[Any]:
     """The distinct values of a column of a pandas or Arrow frame."""
     values = frame[column]
-    return set(values.to_pylist() if isinstance(values, pa.ChunkedArray) else values)
+    return set(pc.unique(values).to_pylist() if isinstance(values, pa.ChunkedArray) else values)
 
 
 def _one_line(exc: Exception) -> str:
