@@ -322,6 +322,17 @@ def test_an_empty_units_object_is_a_concept_without_facts(store):
     assert stored_facts(store, "0000000003") == facts_of(doc) and facts_of(doc)
 
 
+def test_a_company_without_facts_is_registered_alone_and_beside_others(store):
+    """A companyfacts file whose facts object is empty (no text at all under the facts) loads its company."""
+    empty = {"cik": 4, "entityName": "Empty Co", "facts": {}}
+    store.load_companyfacts(empty)
+    assert store.sql("SELECT name FROM entities WHERE entity_id = '0000000004'")["name"].tolist() == ["Empty Co"]
+    other = companyfacts(6, ["0000000006-20-000001"])
+    reports = store.load_companyfacts_many([{**empty, "cik": 5}, other])
+    assert [r.reports for r in reports] == [0, len(facts_of(other))]
+    assert stored_facts(store, "0000000005") == set() and stored_facts(store, "0000000006") == facts_of(other)
+
+
 SUBS = submissions(3, ["0000000003-20-000001"], "CCC", hour=18)
 
 

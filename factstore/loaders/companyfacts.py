@@ -488,7 +488,8 @@ def _typed(rows: pa.StructArray) -> dict[str, pa.Array] | None:
 def _text(raw: pa.Array) -> pa.Array:
     """JSON string text as plain text (escapes read, where there are any)."""
     plain = pc.utf8_slice_codeunits(raw, 1, -1)
-    if b"\\" not in (raw.buffers()[2] or b"").to_pybytes():  # no backslash under any value: none escaped
+    data = raw.buffers()[2]  # (None: no value has text)
+    if data is None or b"\\" not in data.to_pybytes():  # no backslash under any value: none escaped
         return plain
     escaped = pc.match_substring(raw, "\\")
     if not pc.any(escaped).as_py():
