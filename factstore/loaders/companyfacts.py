@@ -135,8 +135,8 @@ def read_submissions(data: Json | list[Json]) -> Submissions:
             columns[key] += values
     listing = pa.table({key: pa.array(columns[key], pa.bool_() if key == "is_xbrl" else pa.string()) for key in LISTED})
     listing = listing.set_column(LISTED.index("filed"), "filed", pc.cast(listing["filed"], pa.date32()))  # (checked)
-    return Submissions(first_rows(listing, "filing_id"), company, cik, tuple(sources))  # a filing listed twice: its
-    # first row
+    # a filing listed twice: its first row
+    return Submissions(first_rows(listing, "filing_id"), company, cik, tuple(sources))
 
 
 def _company(parsed: dict[str, Any], source: str) -> dict[str, Any]:
