@@ -13,6 +13,7 @@ import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
@@ -60,6 +61,7 @@ NO_SUBMISSIONS_GIVEN = "no submissions of its CIK given: acceptance times are th
 TAXONOMY_ORDER = {"us-gaap": 0, "ifrs-full": 1, "dei": 2, "srt": 3}
 READING = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
 # a batch's entities as the store registers them (ord: their order in the batch)
+_BESIDE = ThreadPoolExecutor(1, thread_name_prefix="factstore-beside")  # a query run beside a write
 ENTITY_SCHEMA = pa.schema([("entity_id", pa.string()), ("cik", pa.int64()), ("name", pa.string()),
                            ("tickers", pa.list_(pa.string())), ("other_names", pa.list_(pa.string())),
                            ("ord", pa.int64())])
@@ -538,6 +540,10 @@ class FactStore:
             # whether a filing these facts belong to may have been stored before
             reloading = not batch.stored_wins and (
                 clash is not None or not batch.filing_ids() <= _values(batch.filings, "filing_id"))
+            # SEC facts, mostly of accessions new to the store: whether their keys repeat is asked beside the writes
+            # below, on another connection (it reads the batch only)
+            distinct = _BESIDE.submit(self._distinct_keys, batch.reports) \
+                if batch.stored_wins and isinstance(batch.reports, pa.Table) and len(batch.reports) else None
             all_new = self._insert_entities(batch.entities, added) if len(batch.entities) else False
             # whether every entity of these facts is new, so that nothing of theirs is stored to conflict with (asked
             # of Arrow facts only: SEC companies, a few distinct values at once)
@@ -552,7 +558,8 @@ class FactStore:
             fresh = len(inserted) == len(batch.filings) and batch.filing_ids() <= _values(batch.filings, "filing_id")
             # where no key repeats (equal keys hash alike) and no filing was stored before, the rows are taken as
             # they are
-            plain = fresh and bool(len(batch.reports)) and self._distinct_keys(batch.reports)
+            plain = fresh and bool(len(batch.reports)) and (
+                distinct.result() if distinct else self._distinct_keys(batch.reports))
             if len(batch.reports):
                 self._insert_reports(batch, reloading, fresh=fresh, plain=plain, new_entities=new_entities)
                 for entity_id, n in self._all("SELECT entity_id, count(*) FROM _new_reports GROUP BY ALL"):
