@@ -60,8 +60,8 @@ MODES = ("as_of", "first", "latest")
 NO_SUBMISSIONS_GIVEN = "no submissions of its CIK given: acceptance times are the end of each filing date"
 TAXONOMY_ORDER = {"us-gaap": 0, "ifrs-full": 1, "dei": 2, "srt": 3}
 READING = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
-# a batch's entities as the store registers them (ord: their order in the batch)
 _BESIDE = ThreadPoolExecutor(1, thread_name_prefix="factstore-beside")  # a query run beside a write
+# a batch's entities as the store registers them (ord: their order in the batch)
 ENTITY_SCHEMA = pa.schema([("entity_id", pa.string()), ("cik", pa.int64()), ("name", pa.string()),
                            ("tickers", pa.list_(pa.string())), ("other_names", pa.list_(pa.string())),
                            ("ord", pa.int64())])
@@ -599,11 +599,12 @@ class FactStore:
         new = self._all("SELECT entity_id FROM _batch_entities ANTI JOIN entities USING (entity_id)")
         for (entity_id,) in new:
             added[entity_id, "entities"] += 1
+        all_new = len(new) == len(entities)
         # a name the entity is no longer given joins its other names (former names, other spellings); where all are
         # new, nothing can conflict (and DuckDB inserts faster without the clause)
         insert = """INSERT INTO entities SELECT entity_id, cik, name, tickers, coalesce(other_names::VARCHAR[], [])
                     FROM _batch_entities"""
-        self._all(insert if len(new) == len(entities) else insert + """
+        self._all(insert if all_new else insert + """
             ON CONFLICT (entity_id) DO UPDATE SET
                 other_names = list_distinct(list_concat(other_names, EXCLUDED.other_names,
                     CASE WHEN EXCLUDED.name IS DISTINCT FROM name AND EXCLUDED.name IS NOT NULL
@@ -621,7 +622,7 @@ class FactStore:
                         AS alias, entity_id, ord FROM _batch_entities)
                 WHERE alias IS NOT NULL AND alias <> '' GROUP BY upper(alias))
             ANTI JOIN entity_aliases USING (alias)""")
-        return len(new) == len(entities)
+        return all_new
 
     def _distinct_keys(self, reports: pd.DataFrame | pa.Table) -> bool:
         """Whether no fact is given twice in the same filing among these rows (by the hash of its key)."""

@@ -148,7 +148,7 @@ MUTANTS: list[Mutant] = [
            "                True if distinct else self._distinct_keys(batch.reports))",
            ("tests/test_bad_input.py", "tests/test_companyfacts_reader.py")),
     Mutant("a stored entity inserted again as if new", "factstore/store.py",
-           "self._all(insert if len(new) == len(entities) else insert + ", "self._all(insert if True else insert + ",
+           "self._all(insert if all_new else insert + ", "self._all(insert if True else insert + ",
            ("tests/test_load_trust.py", "tests/test_names.py")),
     Mutant("the periods of stored entities inserted as if new", "factstore/store.py",
            "        self._all(periods if new_entities else periods + ",
