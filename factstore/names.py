@@ -17,16 +17,17 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING
 
 from factstore.errors import Ambiguous, NotFound
+from factstore.resources import data_file
 from factstore.text.tokenize import FUNCTION_WORDS, normalize
 
 if TYPE_CHECKING:
     from factstore.store import FactStore
 
-ALIASES_FILE = Path(__file__).resolve().parent.parent / "data" / "aliases.csv"
+ALIASES_FILE = data_file("aliases.csv")
 LEGAL_SUFFIXES = frozenset({"inc", "incorporated", "corp", "corporation", "co", "cos", "company", "companies",
                             "ltd", "limited", "plc", "sa", "nv", "ag", "se", "llc", "lp", "llp", "holdings",
                             "holding", "group"})
@@ -118,9 +119,9 @@ class Alias:
 
 
 @cache
-def curated_aliases(path: Path = ALIASES_FILE) -> tuple[Alias, ...]:
+def curated_aliases(path: Traversable = ALIASES_FILE) -> tuple[Alias, ...]:
     """The curated alias table (read once)."""
-    with open(path, encoding="utf-8") as f:
+    with path.open(encoding="utf-8") as f:
         return tuple(Alias(r["alias"], int(r["cik"]), r["company"]) for r in csv.DictReader(f))
 
 

@@ -33,12 +33,12 @@ import duckdb
 import pyarrow.parquet as pq
 
 from factstore.errors import FactstoreError
+from factstore.resources import sql_text
 
 if TYPE_CHECKING:
     from factstore.store import FactStore
 
-SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
-TABLES = re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", (SQL_DIR / "schema.sql").read_text())
+TABLES = re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", sql_text("schema.sql"))
 CATALOG_SQL = ("macros.sql", "panel.sql", "views.sql")  # schema.sql's tables are views over Parquet instead
 CATALOG = "catalog.duckdb"
 MANIFEST = "manifest.json"
@@ -153,7 +153,7 @@ def _catalog(snapshot: Path, tables: dict[str, Any], digest: str) -> None:
             files = ", ".join(_literal(snapshot / table / f) for f in info["files"])
             con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{files}])")  # table: ours
         for name in CATALOG_SQL:
-            con.execute((SQL_DIR / name).read_text())
+            con.execute(sql_text(name))
         con.execute("CREATE TABLE schema_version AS SELECT ? AS digest", [digest])
         con.execute("CHECKPOINT")
     finally:

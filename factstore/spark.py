@@ -45,11 +45,11 @@ from pyspark.sql.types import (
 import factstore
 from factstore import feed
 from factstore.errors import FactstoreError
-from factstore.publishing import SQL_DIR
+from factstore.resources import sql_text
 from factstore.store import FactStore
 from factstore.timing import as_of_timestamp
 
-MACROS = "\n".join((SQL_DIR / name).read_text() for name in ("schema.sql", "macros.sql", "panel.sql"))
+MACROS = "\n".join(sql_text(name) for name in ("schema.sql", "macros.sql", "panel.sql"))
 TABLE = "_table"  # the column naming the snapshot table each row of a partition's input comes from
 DATES = "panel_dates"  # the partition's table of panel dates
 

@@ -44,6 +44,7 @@ from factstore.loaders.reports import read_reports
 from factstore.names import Names, known_entities
 from factstore.periods import parse_label
 from factstore.progress import progress_bar
+from factstore.resources import SQL_FILES, sql_text
 from factstore.sec import sync
 from factstore.sec.client import SecClient
 from factstore.text.blocks import Block, Document, Section
@@ -53,9 +54,7 @@ from factstore.text.postings import index_rows, stored_index
 from factstore.text.search import ChunkIndex, Hit, ranking
 from factstore.timing import as_of_column, as_of_timestamp
 
-SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
-SQL_FILES = ("schema.sql", "macros.sql", "panel.sql", "views.sql")
-SCHEMA_DIGEST = hashlib.sha256(b"".join((SQL_DIR / name).read_bytes() for name in SQL_FILES)).hexdigest()[:16]
+SCHEMA_DIGEST = hashlib.sha256("".join(sql_text(name) for name in SQL_FILES).encode()).hexdigest()[:16]
 MODES = ("as_of", "first", "latest")
 NO_SUBMISSIONS_GIVEN = "no submissions of its CIK given: acceptance times are the end of each filing date"
 TAXONOMY_ORDER = {"us-gaap": 0, "ifrs-full": 1, "dei": 2, "srt": 3}
@@ -185,7 +184,7 @@ class FactStore:
         if not self.read_only:
             self._migrate()
             for name in SQL_FILES:
-                self._all((SQL_DIR / name).read_text())
+                self._all(sql_text(name))
             self._all("CREATE OR REPLACE TABLE schema_version AS SELECT ? AS digest", [SCHEMA_DIGEST])
         elif self._schema_digest() != SCHEMA_DIGEST:
             raise FactstoreError(f"{path}: written by another version of factstore, whose views and macros "
@@ -200,7 +199,7 @@ class FactStore:
         if old:
             with self._transaction():
                 self._all("ALTER TABLE filings RENAME TO filings_before_minute")
-                self._all((SQL_DIR / "schema.sql").read_text())
+                self._all(sql_text("schema.sql"))
                 self._all("INSERT INTO filings SELECT * FROM filings_before_minute")
                 self._all("DROP TABLE filings_before_minute")
 

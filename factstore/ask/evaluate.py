@@ -19,6 +19,7 @@ import pandas as pd
 
 from factstore.loaders.columns import read_table, require
 from factstore.progress import progress_bar
+from factstore.resources import data_file
 
 if TYPE_CHECKING:
     from factstore.ask.route import Answer
@@ -104,7 +105,7 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
 # computed by brute force from the raw companyfacts JSON (never through the store): the value known at the
 # question's moment and, for each reported figure it rests on, the filing that first reported that value.
 
-REAL_QUESTIONS = Path(__file__).resolve().parents[2] / "data" / "eval" / "real_questions.csv"
+REAL_QUESTIONS = data_file("eval", "real_questions.csv")
 REAL_DATA = Path(os.environ.get("FACTSTORE_REAL", Path(__file__).resolve().parents[3] / "shared" / "real"))
 REAL_COMPANIES = ("CIK0000320193", "CIK0001045810", "CIK0001652044", "CIK0001046179")
 REAL_FILINGS = (  # (file in filings/, company, form, filing day): 10-Ks whose text numbers are cited into

@@ -10,12 +10,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
-from pathlib import Path
+from importlib.resources.abc import Traversable
 
 from factstore.names import Entity, Found, Names, acronyms, name_words
+from factstore.resources import data_file
 from factstore.text.tokenize import FUNCTION_WORDS, normalize
 
-METRICS_FILE = Path(__file__).resolve().parents[2] / "data" / "metrics.csv"
+METRICS_FILE = data_file("metrics.csv")
 
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "primer": 1, "primero": 1, "segundo": 2,
              "tercer": 3, "tercero": 3, "cuarto": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
@@ -94,13 +95,13 @@ class Parsed:
 
 
 @cache
-def load_metrics(path: Path = METRICS_FILE) -> tuple[Metric, ...]:
+def load_metrics(path: Traversable = METRICS_FILE) -> tuple[Metric, ...]:
     """The metrics table: words (either language), an ordered list of concepts, an optional formula over
     other metrics, line labels and a note (read once)."""
     def split(text: str | None) -> tuple[str, ...]:
         return tuple(w.strip() for w in (text or "").split(";") if w.strip())
 
-    with open(path, encoding="utf-8") as f:
+    with path.open(encoding="utf-8") as f:
         return tuple(Metric(r["metric"], tuple(normalize(w) for w in split(r["words"])), split(r["concepts"]),
                             (r.get("formula") or "").strip(), tuple(normalize(w) for w in split(r.get("labels"))),
                             (r.get("note") or "").strip()) for r in csv.DictReader(f))

@@ -1,0 +1,19 @@
+"""The files that ship inside the package: sql/ (factstore.sql) and data/ (factstore.data), found through
+importlib.resources so that an installed wheel finds them as an editable install does."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+
+SQL_FILES = ("schema.sql", "macros.sql", "panel.sql", "views.sql")  # what makes a store, in this order
+
+
+def sql_text(name: str) -> str:
+    """The text of one of the package's SQL files (e.g. 'schema.sql')."""
+    return files("factstore.sql").joinpath(name).read_text(encoding="utf-8")
+
+
+def data_file(*parts: str) -> Traversable:
+    """One of the package's data files (e.g. data_file('eval', 'real_questions.csv'))."""
+    return files("factstore.data").joinpath(*parts)
