@@ -14,8 +14,8 @@ import pandas as pd
 from tqdm import tqdm
 
 import factstore
-from factstore.ask.evaluate import REAL_DATA
 from factstore.errors import FactstoreError
+from factstore.evaluate.ask import REAL_DATA
 from factstore.sec.client import SecClient
 from factstore.store import MODES, Fact, FactStore, LoadReport
 from factstore.text.chunkers import STRATEGIES
@@ -231,7 +231,7 @@ def cmd_search(store: FactStore, args: argparse.Namespace) -> None:
 
 
 def cmd_eval_retrieval(store: FactStore, args: argparse.Namespace) -> None:
-    from factstore.text.evaluate import evaluate, plot
+    from factstore.evaluate.retrieval import evaluate, plot
 
     store.load_reports(args.documents)
     summary, by_type = evaluate(store, args.passages, args.questions, strategies=args.strategy or STRATEGY_NAMES)
@@ -271,7 +271,7 @@ def cmd_ask(store: FactStore, args: argparse.Namespace) -> None:
 
 
 def cmd_eval_ask(store: FactStore, args: argparse.Namespace) -> None:
-    from factstore.ask.evaluate import evaluate_ask, numeric_questions, report_questions, summarize
+    from factstore.evaluate.ask import evaluate_ask, numeric_questions, report_questions, summarize
 
     if args.real is not None:
         _eval_ask_real(args)
@@ -292,7 +292,7 @@ def cmd_eval_ask(store: FactStore, args: argparse.Namespace) -> None:
 
 def _eval_ask_real(args: argparse.Namespace) -> None:
     """The real question set, in a store of its own (in memory) holding only the real companies."""
-    from factstore.ask.evaluate import evaluate_real, load_real, real_questions, summarize_real
+    from factstore.evaluate.ask import evaluate_real, load_real, real_questions, summarize_real
 
     with factstore.open() as real:
         load_real(real, args.real)

@@ -14,10 +14,12 @@ import duckdb
 import pandas as pd
 import pyarrow as pa
 
+from factstore import resolve
+from factstore.facts import check_mode
 from factstore.timing import as_of_timestamp
 
 if TYPE_CHECKING:
-    from factstore.store import FactStore
+    from factstore.db import Db
 
 T = TypeVar("T")
 # entities per panel_asof call: its hash tables grow faster than the entities in one call (3,000 tickers take a
@@ -25,7 +27,7 @@ T = TypeVar("T")
 BATCH = 1000
 
 
-def panel(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
+def panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
           ttm: bool = False, mode: str = "as_of", wide: bool = False,
           dims: dict[str, str] | None = None) -> pd.DataFrame:
     """For each date × ticker × concept, the newest discrete fiscal quarter known before the date (a date is
@@ -34,55 +36,55 @@ def panel(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str
     twelve months (NULL unless the four newest quarters are consecutive; never for instants). wide=True
     gives one row per date and ticker with a value column per concept (and `<concept>_ttm`). With dims, the
     concepts' facts of those dimensions (e.g. {'ProductOrService': 'IPhone'}) instead of the totals."""
-    long = _run(store, tickers, concepts, dates, ttm, mode, lambda rel: rel.df(), dims)
+    long = _run(db, tickers, concepts, dates, ttm, mode, lambda rel: rel.df(), dims)
     return _wide(long, ttm) if wide else long
 
 
-def panel_arrow(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
+def panel_arrow(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
                 ttm: bool = False, mode: str = "as_of", wide: bool = False,
                 dims: dict[str, str] | None = None) -> pa.Table:
     """`panel` as an Arrow table (long form fetched from DuckDB as Arrow; dates as date32)."""
     if wide:
-        return pa.Table.from_pandas(panel(store, tickers, concepts, dates, ttm=ttm, mode=mode, wide=True,
+        return pa.Table.from_pandas(panel(db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=True,
                                           dims=dims), preserve_index=False)
-    return _run(store, tickers, concepts, dates, ttm, mode, lambda rel: rel.to_arrow_table(), dims)
+    return _run(db, tickers, concepts, dates, ttm, mode, lambda rel: rel.to_arrow_table(), dims)
 
 
-def iter_panel(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
+def iter_panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
                ttm: bool = False, mode: str = "as_of", wide: bool = False,
                dims: dict[str, str] | None = None) -> Iterator[tuple[pd.Timestamp, pd.DataFrame]]:
     """`panel` one date at a time, in date order: (date, that date's rows). The panel is computed in one
     query before the first date is yielded, so the store can be queried inside the loop."""
-    frame = panel(store, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims)
+    frame = panel(db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims)
     for when, rows in frame.groupby("date", sort=True):
         yield when, rows.reset_index(drop=True)
 
 
-def _run(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any],
+def _run(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any],
          ttm: bool, mode: str, fetch: Callable[[duckdb.DuckDBPyRelation], T], dims: dict[str, str] | None) -> T:
     """Resolve the names, register the dates and fetch the panel query's result with `fetch`."""
-    params, moments = inputs(store, tickers, concepts, dates, mode, dims)
-    with store.frame(pd.DataFrame({"date": pd.Series(moments, dtype="datetime64[us]")})) as dates_view:
-        return fetch(store.relation(_query(ttm, dates_view, len(params["entities"])), params))
+    params, moments = inputs(db, tickers, concepts, dates, mode, dims)
+    with db.frame(pd.DataFrame({"date": pd.Series(moments, dtype="datetime64[us]")})) as dates_view:
+        return fetch(db.relation(_query(ttm, dates_view, len(params["entities"])), params))
 
 
-def inputs(store: FactStore, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any],
+def inputs(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any],
            mode: str, dims: dict[str, str] | None = None) -> tuple[dict[str, Any], list[datetime]]:
     """A panel's arguments checked and resolved: the panel query's parameters (entity_ids and tickers as given with
     their positions, the distinct entities, concepts qualified (with dims, their dimensional keys) and as given
     with their positions, mode) and the distinct moments, sorted."""
-    store.check_mode(mode)
+    check_mode(mode)
     given = list(dict.fromkeys(str(t) for t in ([tickers] if isinstance(tickers, str | int) else tickers)))
     names = list(dict.fromkeys([concepts] if isinstance(concepts, str) else concepts))
     moments = sorted({as_of_timestamp(d) for d in ([dates] if isinstance(dates, str | date) else dates)})
     for what, items in (("tickers", given), ("concepts", names), ("dates", moments)):
         if not items:
             raise ValueError(f"panel: give at least one of {what}")
-    entity_ids = store.resolve_entities(given)
+    entity_ids = resolve.entities(db, given)
     params = {
         "entity_ids": entity_ids, "entities": list(dict.fromkeys(entity_ids)), "tickers": given,
         "t_no": list(range(len(given))), "names": names,
-        "concepts": store.dimension_keys(entity_ids, [store.resolve_concepts(n)[0] for n in names], dims),
+        "concepts": resolve.dimension_keys(db, entity_ids, [resolve.concepts(db, n)[0] for n in names], dims),
         "c_no": list(range(len(names))), "mode": mode,
     }
     return params, moments

@@ -25,7 +25,7 @@ from factstore.resources import data_file
 from factstore.text.tokenize import FUNCTION_WORDS, normalize
 
 if TYPE_CHECKING:
-    from factstore.store import FactStore
+    from factstore.db import Db
 
 ALIASES_FILE = data_file("aliases.csv")
 LEGAL_SUFFIXES = frozenset({"inc", "incorporated", "corp", "corporation", "co", "cos", "company", "companies",
@@ -368,12 +368,12 @@ def _one_edit(a: str, b: str) -> bool:
 _GROUP = re.compile(r"\(([^,()]+),")  # "(Gestora Atalaya, 5 de febrero de 2023)": the fund's manager
 
 
-def known_entities(store: FactStore) -> list[Entity]:
+def known_entities(db: Db) -> list[Entity]:
     """Everything a store can be asked about: its companies (with former names, the issuer names their
     documents give and curated aliases), issuers of documents without facts (merged into the company of the
     same name), and the groups (fund managers) report titles name, standing for their funds."""
     by_id: dict[str, Entity] = {}
-    rows = store.relation("SELECT * FROM entities ORDER BY entity_id")  # a store read-only since before
+    rows = db.relation("SELECT * FROM entities ORDER BY entity_id")  # a store read-only since before
     columns = rows.columns                                                 # other_names has none
     for row in rows.fetchall():
         e = dict(zip(columns, row, strict=True))
@@ -387,7 +387,7 @@ def known_entities(store: FactStore) -> list[Entity]:
     by_core = {" ".join(core_words(filer_words(e.name))): e.entity_id for e in by_id.values()}
     issuers: dict[str, Entity] = {}
     groups: dict[str, set[str]] = {}
-    for issuer, entity_id, title in store.relation(
+    for issuer, entity_id, title in db.relation(
             "SELECT DISTINCT issuer, entity_id, title FROM documents WHERE issuer IS NOT NULL ORDER BY ALL"
     ).fetchall():
         owner = entity_id if entity_id in by_id else by_core.get(" ".join(core_words(filer_words(issuer))))

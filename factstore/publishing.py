@@ -16,14 +16,11 @@ of its new rows; any other table is written whole.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
 import shutil
-import threading
 import uuid
-from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,15 +30,13 @@ import duckdb
 import pyarrow.parquet as pq
 
 from factstore.errors import FactstoreError
-from factstore.resources import sql_text
+from factstore.resources import CATALOG_SQL, sql_text  # (schema.sql's tables are views over Parquet there)
+from factstore.snapshots import CATALOG, MANIFEST, current, in_use, snapshots
 
 if TYPE_CHECKING:
-    from factstore.store import FactStore
+    from factstore.db import Db
 
 TABLES = re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", sql_text("schema.sql"))
-CATALOG_SQL = ("macros.sql", "panel.sql", "views.sql")  # schema.sql's tables are views over Parquet instead
-CATALOG = "catalog.duckdb"
-MANIFEST = "manifest.json"
 ROWS_PER_GROUP = 1 << 17
 
 
@@ -57,13 +52,7 @@ class Published:
     pruned: list[str]
 
 
-def current(target: str | Path) -> Path | None:
-    """The snapshot folder TARGET/current points to, or None where nothing was published there."""
-    link = Path(target) / "current"
-    return link.resolve() if (link / CATALOG).is_file() else None
-
-
-def publish(store: FactStore, target: str | Path, *, keep: int | None = None) -> Published:
+def publish(db: Db, target: str | Path, *, keep: int | None = None) -> Published:
     """Write the store's tables as a new snapshot under TARGET/snapshots/ and make it TARGET/current; with
     `keep`, remove all but the newest `keep` snapshots that no process has open."""
     if keep is not None and keep < 1:
@@ -80,17 +69,17 @@ def publish(store: FactStore, target: str | Path, *, keep: int | None = None) ->
     partial.mkdir()
     tables: dict[str, Any] = {}
     try:
-        with store.reading():  # one transaction: every table as of one moment
+        with db.reading():  # one transaction: every table as of one moment
             for table in TABLES:
-                tables[table] = _table(store, table, partial, final, before.get("tables", {}).get(table), previous)
-        manifest = {"id": snap_id, "created_at": datetime.now(UTC).isoformat(), "schema": store.schema_digest(),
+                tables[table] = _table(db, table, partial, final, before.get("tables", {}).get(table), previous)
+        manifest = {"id": snap_id, "created_at": datetime.now(UTC).isoformat(), "schema": db.schema_digest(),
                     "tables": tables}
         (partial / MANIFEST).write_text(json.dumps(manifest, indent=1))
         partial.rename(final)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
-    _catalog(final, tables, store.schema_digest())
+    _catalog(final, tables, db.schema_digest())
     link = target / f".current-{snap_id}"
     link.symlink_to(Path("snapshots") / snap_id)
     os.replace(link, target / "current")
@@ -100,11 +89,11 @@ def publish(store: FactStore, target: str | Path, *, keep: int | None = None) ->
                      {t: v["rows"] - v["reused_rows"] for t, v in tables.items()}, pruned)
 
 
-def _table(store: FactStore, table: str, partial: Path, final: Path, before: dict[str, Any] | None,
+def _table(db: Db, table: str, partial: Path, final: Path, before: dict[str, Any] | None,
            previous: Path | None) -> dict[str, Any]:
     """One table written into the snapshot: its old files kept where it only grew, new rows in a new file."""
     old = before.get("boundary") if before and previous and before["files"] else None
-    rows, boundary, fingerprint, kept = _fingerprints(store, table, old or 0)
+    rows, boundary, fingerprint, kept = _fingerprints(db, table, old or 0)
     (partial / table).mkdir()
     files, start = [], 0
     if old is not None and kept == before["fingerprint"]:  # the rows below the old boundary are as published
@@ -114,7 +103,7 @@ def _table(store: FactStore, table: str, partial: Path, final: Path, before: dic
     reused = int(kept[0]) if files else 0
     if rows > reused or not files:
         name = f"part-{final.name}.parquet"
-        reader = store.relation(f"SELECT * FROM {table} WHERE rowid >= ? ORDER BY rowid",  # table: ours
+        reader = db.relation(f"SELECT * FROM {table} WHERE rowid >= ? ORDER BY rowid",  # table: ours
                                 [start]).to_arrow_reader(ROWS_PER_GROUP)
         with pq.ParquetWriter(partial / table / name, reader.schema, compression="zstd") as writer:
             for batch in reader:
@@ -123,11 +112,11 @@ def _table(store: FactStore, table: str, partial: Path, final: Path, before: dic
     return {"rows": rows, "boundary": boundary, "fingerprint": fingerprint, "files": files, "reused_rows": reused}
 
 
-def _fingerprints(store: FactStore, table: str, below: int) -> tuple[int, int, list[str], list[str]]:
+def _fingerprints(db: Db, table: str, below: int) -> tuple[int, int, list[str], list[str]]:
     """In one scan of a table: its rows, the rowid boundary above all of them (rowids stay sparse after a delete),
     and the count and hash sum of all its rows and of those with rowid < `below` (equal before and after means
     those rows are unchanged)."""
-    found = store.sql(f"""
+    found = db.sql(f"""
         SELECT count(*) AS n, coalesce(max(rowid) + 1, 0) AS boundary, sum(hash(t)::HUGEINT)::VARCHAR AS h,
             count(*) FILTER (rowid < ?) AS kept_n, (sum(hash(t)::HUGEINT) FILTER (rowid < ?))::VARCHAR AS kept_h
         FROM {table} t""", [below, below]).iloc[0]  # table: ours
@@ -173,34 +162,6 @@ def _manifest(snapshot: Path) -> dict[str, Any]:
     return json.loads((snapshot / MANIFEST).read_text())
 
 
-def snapshots(target: str | Path) -> list[Path]:
-    """The published snapshots of a target, oldest first."""
-    folder = Path(target) / "snapshots"
-    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")) \
-        if folder.is_dir() else []
-
-
-_OPEN_HERE: Counter[Path] = Counter()  # snapshots this process has open (its own locks are invisible to it)
-_GUARD = threading.Lock()
-
-
-def in_use(snapshot: Path) -> bool:
-    """Whether some process has the snapshot's catalog open (DuckDB holds a lock on it while open)."""
-    with _GUARD:
-        if _OPEN_HERE[snapshot]:
-            return True
-    try:
-        with (snapshot / CATALOG).open("rb+") as f:
-            try:
-                fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                return True
-            fcntl.lockf(f, fcntl.LOCK_UN)
-            return False
-    except FileNotFoundError:
-        return False
-
-
 def prune(target: str | Path, keep: int) -> list[str]:
     """Remove all but the newest `keep` snapshots (never the current one), skipping any a process has open."""
     now = current(target)
@@ -210,31 +171,3 @@ def prune(target: str | Path, keep: int) -> list[str]:
             shutil.rmtree(snap)
             removed.append(snap.name)
     return removed
-
-
-def open_snapshot(target: str | Path) -> tuple[duckdb.DuckDBPyConnection, Path]:
-    """A read-only connection to TARGET's current snapshot, which reaches no file outside it, and the snapshot."""
-    snap = current(target)
-    if snap is None:
-        raise FactstoreError(f"{target}: nothing published there (publish a store into it first: "
-                             "`factstore publish TARGET --db STORE`)")
-    try:
-        con = duckdb.connect(str(snap / CATALOG), read_only=True)
-    except duckdb.Error as exc:
-        raise FactstoreError(f"{snap / CATALOG}: cannot open snapshot: {exc}") from exc
-    try:
-        con.execute("SET allowed_directories = ?", [[str(snap) + os.sep]])
-        con.execute("SET enable_external_access = false")
-    except duckdb.InvalidInputException:  # open in this process already (DuckDB shares it), so set already
-        if con.execute("SELECT current_setting('enable_external_access')").fetchall()[0][0]:
-            con.close()
-            raise
-    with _GUARD:
-        _OPEN_HERE[snap] += 1
-    return con, snap
-
-
-def release(snapshot: Path) -> None:
-    """A snapshot opened by open_snapshot is closed again."""
-    with _GUARD:
-        _OPEN_HERE[snapshot] -= 1

@@ -6,7 +6,8 @@ from __future__ import annotations
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
-SQL_FILES = ("schema.sql", "macros.sql", "panel.sql", "views.sql")  # what makes a store, in this order
+CATALOG_SQL = ("macros.sql", "panel.sql", "views.sql")  # the macros and views, over a store's tables or a snapshot's
+SQL_FILES = ("schema.sql", *CATALOG_SQL)  # what makes a store, in this order
 
 
 def sql_text(name: str) -> str:

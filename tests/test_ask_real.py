@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import factstore
-from factstore.ask.evaluate import evaluate_real, load_real, real_questions, summarize_real
 from factstore.ask.parse import find_bare_years, find_periods, load_metrics, parse
+from factstore.evaluate.ask import evaluate_real, load_real, real_questions, summarize_real
 from factstore.names import Entity
 from factstore.text.tokenize import normalize
 

@@ -15,8 +15,8 @@ from rank_bm25 import BM25Okapi
 
 import factstore
 from factstore.demo.reports import generate_reports
+from factstore.evaluate.retrieval import coverage, evaluate
 from factstore.text.chunkers import BASELINES, chunk, chunk_text, header_for
-from factstore.text.evaluate import coverage, evaluate
 from factstore.text.markdown import parse_report
 from factstore.text.search import Hit
 from factstore.text.tokenize import tokenize, tokenize_many

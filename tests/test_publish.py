@@ -19,11 +19,11 @@ import pyarrow.parquet as pq
 import pytest
 
 import factstore
-from factstore.ask.evaluate import evaluate_real, load_real, real_questions
 from factstore.cli import main
 from factstore.demo.data import generate
 from factstore.errors import FactstoreError
-from factstore.publishing import current, snapshots
+from factstore.evaluate.ask import evaluate_real, load_real, real_questions
+from factstore.snapshots import current, snapshots
 from tests.test_load_trust import companyfacts
 
 REVENUE = "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"

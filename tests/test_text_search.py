@@ -13,8 +13,8 @@ import factstore
 from factstore.cli import main
 from factstore.demo.data import generate
 from factstore.demo.reports import generate_reports
+from factstore.evaluate.retrieval import at_budget, coverage, evaluate
 from factstore.text.chunkers import BASELINES
-from factstore.text.evaluate import at_budget, coverage, evaluate
 
 
 @pytest.fixture(scope="module")

@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from factstore import facts, resolve
 from factstore.ask.parse import Metric, load_metrics
 from factstore.errors import NotFound
+from factstore.facts import Fact
 from factstore.periods import parse_label
 
 if TYPE_CHECKING:
-    from factstore.store import Fact, FactStore
+    from factstore.db import Db
 
 _FORMULA = re.compile(r"^\s*(\w+)\s*([-+/])\s*(\w+)\s*$")
 _CALENDAR = re.compile(r"^CY(\d{4})$")
@@ -80,32 +82,32 @@ def metric_named(name: str) -> Metric:
     raise ValueError(f"metric {name!r} is not in {', '.join(m.name for m in load_metrics())}")
 
 
-def figure(store: FactStore, entity_id: str, metric: Metric, period: str | None, moment: datetime | None) -> Figure:
+def figure(db: Db, entity_id: str, metric: Metric, period: str | None, moment: datetime | None) -> Figure:
     """The metric for a period label (FY2024, 2024Q4, 2024H1, CY2024; None: the latest period known at the
     moment) as known at the moment; raises NotFound saying why not."""
     if period is None:
-        return _latest(store, entity_id, metric, moment)
+        return _latest(db, entity_id, metric, moment)
     if metric.concepts:
         try:
-            return _calendar(store, entity_id, metric, period, moment) if _CALENDAR.match(period) else _reported(
-                store, entity_id, metric, period, moment)
+            return _calendar(db, entity_id, metric, period, moment) if _CALENDAR.match(period) else _reported(
+                db, entity_id, metric, period, moment)
         except NotFound:
             if not metric.formula:
                 raise
     if not metric.formula:
         raise NotFound(f"{metric.name}: no reported concept or formula answers it from the facts")
-    return _derived(store, entity_id, metric, period, moment)
+    return _derived(db, entity_id, metric, period, moment)
 
 
-def _latest(store: FactStore, entity_id: str, metric: Metric, moment: datetime | None) -> Figure:
+def _latest(db: Db, entity_id: str, metric: Metric, moment: datetime | None) -> Figure:
     """The metric for the newest period known at the moment: the newest fiscal year, quarter or balance-sheet
     date of a reported metric it rests on (a year before a quarter ending the same day), tried in turn."""
     errors = []
-    for label in dict.fromkeys(_latest_label(store, entity_id, m, moment) for m in _reported_metrics(metric)):
+    for label in dict.fromkeys(_latest_label(db, entity_id, m, moment) for m in _reported_metrics(metric)):
         if label is None:
             continue
         try:
-            return figure(store, entity_id, metric, label, moment)
+            return figure(db, entity_id, metric, label, moment)
         except NotFound as exc:
             errors.append(str(exc))
     when = f" as of {moment:%Y-%m-%d %H:%M:%S} UTC" if moment else ""
@@ -121,12 +123,12 @@ def _reported_metrics(metric: Metric) -> list[Metric]:
     return own + _reported_metrics(metric_named(a)) + _reported_metrics(metric_named(b))
 
 
-def _latest_label(store: FactStore, entity_id: str, metric: Metric, moment: datetime | None) -> str | None:
+def _latest_label(db: Db, entity_id: str, metric: Metric, moment: datetime | None) -> str | None:
     try:
-        concepts = store.resolve_concepts(list(metric.concepts))
+        concepts = resolve.concepts(db, list(metric.concepts))
     except NotFound:
         return None
-    row = store.sql("""
+    row = db.sql("""
         SELECT fiscal_period FROM fiscal_facts(?::TIMESTAMP, concepts := ?, entity := ?)
         WHERE fiscal_period IS NOT NULL AND kind IN ('year', 'quarter', 'instant')
         ORDER BY period_end DESC, kind = 'year' DESC LIMIT 1""", [moment, concepts, entity_id])
@@ -140,15 +142,15 @@ def _operands(metric: Metric) -> tuple[str, str, str]:
     return m.group(1), m.group(2), m.group(3)
 
 
-def _reported(store: FactStore, entity_id: str, metric: Metric, period: str, moment: datetime | None,
+def _reported(db: Db, entity_id: str, metric: Metric, period: str, moment: datetime | None,
               dates: tuple[Any, Any] | None = None) -> Figure:
     """The metric as reported (or a quarter derived from year-to-date figures) for a fiscal label, or for the
     period's exact dates where they are known (cheaper)."""
     concepts = list(metric.concepts)
-    fact = (store.fact(entity_id, concepts, start=dates[0], end=dates[1], as_of=moment, strict=True) if dates
-            else store.fact(entity_id, concepts, period=period, as_of=moment, strict=True))
+    fact = (facts.fact(db, entity_id, concepts, start=dates[0], end=dates[1], as_of=moment, strict=True) if dates
+            else facts.fact(db, entity_id, concepts, period=period, as_of=moment, strict=True))
     notes = [metric.note] if metric.note else []
-    notes += [_currency_note(store, entity_id, fact.unit, w) if w.startswith("also reported in") else w
+    notes += [_currency_note(db, entity_id, fact.unit, w) if w.startswith("also reported in") else w
               for w in fact.warnings]
     return Figure(metric, fact.value, fact.unit, period, fact.start, fact.end, _parts(metric, fact),
                   concept=fact.concept, formula=fact.formula if fact.derived else None, notes=tuple(notes))
@@ -160,18 +162,18 @@ def _parts(metric: Metric, fact: Fact) -> tuple[Part, ...]:
                       float(p["first_value"])) for p in fact.parts)
 
 
-def _currency_note(store: FactStore, entity_id: str, unit: str, warning: str) -> str:
-    currency = store.sql("SELECT reporting_currency(?) AS c", [entity_id])["c"][0]
+def _currency_note(db: Db, entity_id: str, unit: str, warning: str) -> str:
+    currency = db.sql("SELECT reporting_currency(?) AS c", [entity_id])["c"][0]
     if unit.split("/")[0] == currency:
         return (f"in {unit}, the reporting currency; the {warning.removeprefix('also reported in ')} figures in "
                 f"the filings are convenience translations, not the reported figure")
     return f"{warning} (reporting currency {currency})"
 
 
-def _derived(store: FactStore, entity_id: str, metric: Metric, period: str, moment: datetime | None) -> Figure:
+def _derived(db: Db, entity_id: str, metric: Metric, period: str, moment: datetime | None) -> Figure:
     a_name, op, b_name = _operands(metric)
-    a = figure(store, entity_id, metric_named(a_name), period, moment)
-    b = figure(store, entity_id, metric_named(b_name), period, moment)
+    a = figure(db, entity_id, metric_named(a_name), period, moment)
+    b = figure(db, entity_id, metric_named(b_name), period, moment)
     if op == "/":
         if b.value == 0:
             raise NotFound(f"{metric.name} {period}: {b_name} is zero")
@@ -189,18 +191,18 @@ def _term(f: Figure) -> str:
     return f"({f.formula})" if f.formula and not f.concept else f.metric.name
 
 
-def _calendar(store: FactStore, entity_id: str, metric: Metric, period: str, moment: datetime | None) -> Figure:
+def _calendar(db: Db, entity_id: str, metric: Metric, period: str, moment: datetime | None) -> Figure:
     """A calendar year: the fiscal year when it ends within a week of December 31; otherwise the sum of the four
     fiscal quarters whose middle falls in the year (a balance: the last of them), said so in a note."""
     year = int(period[2:])
-    years = store.sql("SELECT fiscal_year, fy_start, fy_end FROM fiscal_years(?::TIMESTAMP, entity := ?)",
+    years = db.sql("SELECT fiscal_year, fy_start, fy_end FROM fiscal_years(?::TIMESTAMP, entity := ?)",
                       [moment, entity_id])
     same = years[(pd.to_datetime(years["fy_end"]) - pd.Timestamp(year, 12, 31)).abs() <= pd.Timedelta(days=7)]
     if len(same):
-        f = _reported(store, entity_id, metric, f"FY{int(same['fiscal_year'].iloc[0])}", moment)
+        f = _reported(db, entity_id, metric, f"FY{int(same['fiscal_year'].iloc[0])}", moment)
         return replace(f, period=period, notes=(f"calendar {year} is the company's fiscal year {f.start}..{f.end}",
                                                 *f.notes))
-    quarters = store.quarters(entity_id, list(metric.concepts), as_of=moment).drop_duplicates("fiscal_period")
+    quarters = facts.quarters(db, entity_id, list(metric.concepts), as_of=moment).drop_duplicates("fiscal_period")
     start, end = pd.to_datetime(quarters["period_start"].fillna(quarters["period_end"])), pd.to_datetime(
         quarters["period_end"])
     chosen = quarters[(start + (end - start) / 2).dt.year == year]
@@ -212,10 +214,10 @@ def _calendar(store: FactStore, entity_id: str, metric: Metric, period: str, mom
     if not labels:
         raise NotFound(f"{metric.name} calendar {year}: no fiscal quarter end falls in {year}")
     if instant:
-        f = _reported(store, entity_id, metric, labels[-1], moment)
+        f = _reported(db, entity_id, metric, labels[-1], moment)
         return replace(f, period=period, notes=(f"calendar {year} taken as the last fiscal quarter end in it "
                                                 f"({f.end})", *f.notes))
-    parts = [_reported(store, entity_id, metric, q.fiscal_period, moment, (q.period_start, q.period_end))
+    parts = [_reported(db, entity_id, metric, q.fiscal_period, moment, (q.period_start, q.period_end))
              for q in chosen.itertuples()]
     if any("/" in f.unit for f in parts) or len({f.unit for f in parts}) > 1:
         raise NotFound(f"{metric.name} calendar {year}: {parts[0].unit} values do not add up over quarters; "

@@ -12,14 +12,16 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from factstore import resolve
 from factstore.ask.derived import Figure, figure, metric_named, previous
 from factstore.ask.parse import Entity, Metric, Parsed, load_metrics, parse
 from factstore.errors import NotFound
+from factstore.text import index
 from factstore.text.tokenize import normalize, tokenize
 from factstore.timing import as_of_timestamp
 
 if TYPE_CHECKING:
-    from factstore.store import FactStore
+    from factstore.db import Db
     from factstore.text.search import Hit
 
 _LOW = re.compile(r"\b(lowest|smallest|least|worst|mas bajo|mas bajos|mas baja|menor|peor)\b")
@@ -60,13 +62,13 @@ class Answer:
         return out
 
 
-def ask(store: FactStore, question: str, *, as_of: Any = None, k: int = 5) -> Answer:
+def ask(db: Db, question: str, *, as_of: Any = None, k: int = 5) -> Answer:
     """Answer a question from the facts or the text index (see the module docstring). A question never
     raises: what cannot be answered is 'unanswerable' with the reason (an unexpected error too). A bad
     `as_of` argument is the caller's error and raises ValueError."""
     moment = as_of_timestamp(as_of) if as_of is not None else None
     try:
-        return _answer(store, question, moment, k)
+        return _answer(db, question, moment, k)
     except NotFound as exc:  # what the store cannot answer from, said as it is (e.g. no text to search)
         return Answer("unanswerable", question, explanation=str(exc), as_of=moment)
     except Exception as exc:  # the last resort, beside the causes fixed where they arise
@@ -74,10 +76,10 @@ def ask(store: FactStore, question: str, *, as_of: Any = None, k: int = 5) -> An
                       as_of=moment)
 
 
-def _answer(store: FactStore, question: str, moment: datetime | None, k: int) -> Answer:
+def _answer(db: Db, question: str, moment: datetime | None, k: int) -> Answer:
     if not isinstance(question, str) or not question.strip():
         return Answer("unanswerable", str(question or ""), explanation="empty question", as_of=moment)
-    p = parse(question, store.names(), load_metrics())
+    p = parse(question, resolve.names(db), load_metrics())
     moment = moment or p.as_of
     summary = {"entities": [e.name for e in p.entities], "metric": p.metric.name if p.metric else None,
                "periods": p.periods, "as_of": moment.isoformat() if moment else None,
@@ -85,10 +87,10 @@ def _answer(store: FactStore, question: str, moment: datetime | None, k: int) ->
     answer = _unnamed(p)
     with_facts = [e for e in p.entities if e.has_facts]
     if answer is None and _asks_facts(p) and with_facts and len(with_facts) == len(p.entities):
-        answer = _from_facts(store, p, with_facts, moment)
+        answer = _from_facts(db, p, with_facts, moment)
     if answer is None or (answer.kind == "unanswerable" and p.entities and (p.part or _has_documents(
-            store, p.entities)) and not _known_later(store, p, with_facts)):
-        text = _from_text(store, p, moment, k)
+            db, p.entities)) and not _known_later(db, p, with_facts)):
+        text = _from_text(db, p, moment, k)
         if answer is not None and text.kind != "unanswerable":  # the facts lack it, the documents may not
             text = replace(text, explanation=f"{answer.explanation}; {text.explanation}")
         answer = text if answer is None or text.kind != "unanswerable" else answer
@@ -120,7 +122,7 @@ def _asks_facts(p: Parsed) -> bool:
     return bool(p.metric and (p.metric.concepts or p.metric.formula) and (p.periods or p.as_of))
 
 
-def _known_later(store: FactStore, p: Parsed, entities: list[Entity]) -> bool:
+def _known_later(db: Db, p: Parsed, entities: list[Entity]) -> bool:
     """Whether the facts hold the asked figures at all (then an as-of miss is 'not yet known', not a
     reason to search the documents instead). A part of the company is never in them."""
     if p.part:
@@ -128,7 +130,7 @@ def _known_later(store: FactStore, p: Parsed, entities: list[Entity]) -> bool:
     try:
         for e in entities:
             for period in p.periods or [None]:
-                _lookup(store, e, p, period, None)
+                _lookup(db, e, p, period, None)
     except NotFound:
         return False
     return True
@@ -167,11 +169,11 @@ def _figure_span(text: str, value: float, unit: str, labels: tuple[str, ...]) ->
     return fallback
 
 
-def _cite(store: FactStore, f: Figure) -> tuple[Citation, ...]:
+def _cite(db: Db, f: Figure) -> tuple[Citation, ...]:
     """One citation per part: the filing that first reported its current value, with the figure's span in
     that filing's text where the store keeps it."""
     docs = sorted({part.filing_id for part in f.parts})
-    texts = dict(store.sql("SELECT doc_id, text FROM documents WHERE list_contains(?, doc_id)", [docs]
+    texts = dict(db.sql("SELECT doc_id, text FROM documents WHERE list_contains(?, doc_id)", [docs]
                            ).itertuples(index=False))
     out = []
     for part in dict.fromkeys(f.parts):
@@ -184,9 +186,9 @@ def _cite(store: FactStore, f: Figure) -> tuple[Citation, ...]:
     return tuple(out)
 
 
-def _lookup(store: FactStore, entity: Entity, p: Parsed, period: str | None, moment: datetime | None) -> Figure:
-    metric = _part_metric(store, entity, p) if p.part else p.metric
-    return figure(store, entity.entity_id, metric, period, moment)
+def _lookup(db: Db, entity: Entity, p: Parsed, period: str | None, moment: datetime | None) -> Figure:
+    metric = _part_metric(db, entity, p) if p.part else p.metric
+    return figure(db, entity.entity_id, metric, period, moment)
 
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -209,11 +211,11 @@ def _fits(part: str, dims: str) -> bool:
     return "".join(asked) == "".join(have) or set(asked) <= set(have)
 
 
-def _part_metric(store: FactStore, entity: Entity, p: Parsed) -> Metric:
+def _part_metric(db: Db, entity: Entity, p: Parsed) -> Metric:
     """The metric narrowed to the part of the company the question names: the company's facts of the metric's
     concepts whose one dimension's member is that part (FSDS segments, products, regions). NotFound lists the
     parts it has where none fits, and the candidates where several do: never a guess, never the total."""
-    found = store.dimensions(entity.entity_id, list(p.metric.concepts))
+    found = resolve.dimensions(db, entity.entity_id, list(p.metric.concepts))
     fits = found[[_fits(p.part, d) for d in found["dims"]]]
     if fits.empty:
         have = sorted({d.split("=", 1)[1] for d in found["dims"] if ";" not in d and "=" in d})
@@ -224,7 +226,7 @@ def _part_metric(store: FactStore, entity: Entity, p: Parsed) -> Metric:
         raise NotFound(f"{p.part!r} could be any of {', '.join(sorted(fits['dims'].unique()))} in the facts of "
                        f"{entity.name}: say which")
     keys = list(fits["key"])  # in the order of the metric's concepts
-    order = {c: i for i, c in enumerate(store.resolve_concepts(list(p.metric.concepts)))}
+    order = {c: i for i, c in enumerate(resolve.concepts(db, list(p.metric.concepts)))}
     keys.sort(key=lambda k: order.get(k.split("|", 1)[0], len(order)))
     dims = fits["dims"].iat[0]
     note = f"of {dims.split('=', 1)[1]} only ({dims}, as filed), not the company's total"
@@ -265,12 +267,12 @@ def _growth_periods(p: Parsed) -> tuple[str, str]:
     return previous(p.periods[0]), p.periods[0]
 
 
-def _from_facts(store: FactStore, p: Parsed, entities: list[Entity], moment: datetime | None) -> Answer:
+def _from_facts(db: Db, p: Parsed, entities: list[Entity], moment: datetime | None) -> Answer:
     when = _when(moment)
     period = p.periods[0] if p.periods else None
     try:
         if p.comparison or len(entities) > 1:
-            figures = [(e, _lookup(store, e, p, period, moment)) for e in entities]
+            figures = [(e, _lookup(db, e, p, period, moment)) for e in entities]
             rows = [{"entity": e.name, "value": f.value, "unit": f.unit, "period": f.period,
                      "start": f.start.isoformat() if f.start else None, "end": f.end.isoformat(),
                      "source": f.source.filing_id, "form": f.source.form,
@@ -279,7 +281,7 @@ def _from_facts(store: FactStore, p: Parsed, entities: list[Entity], moment: dat
             units = {r["unit"] for r in rows}
             mixed = f"; not comparable: values in {', '.join(sorted(units))}" if len(units) > 1 else ""
             return Answer("table", p.text, value=rows[0]["value"], unit=rows[0]["unit"], table=tuple(rows),
-                          citations=tuple(c for _, f in figures for c in _cite(store, f)),
+                          citations=tuple(c for _, f in figures for c in _cite(db, f)),
                           parts=tuple(pt.to_dict() for _, f in figures for pt in f.parts),
                           explanation=f"{p.metric.name} for {period or 'the latest period'}, one lookup per "
                                       f"company{when}; first: {rows[0]['entity']}{mixed}; "
@@ -287,7 +289,7 @@ def _from_facts(store: FactStore, p: Parsed, entities: list[Entity], moment: dat
         entity = entities[0]
         if p.growth and p.periods:
             then, now = _growth_periods(p)
-            old, new = _lookup(store, entity, p, then, moment), _lookup(store, entity, p, now, moment)
+            old, new = _lookup(db, entity, p, then, moment), _lookup(db, entity, p, now, moment)
             if old.unit != new.unit or old.value == 0:
                 raise NotFound(f"{p.metric.name}: no growth from {_money(old.value, old.unit)} to "
                                f"{_money(new.value, new.unit)}")
@@ -295,16 +297,16 @@ def _from_facts(store: FactStore, p: Parsed, entities: list[Entity], moment: dat
             change = new.value - old.value if points else (new.value - old.value) / abs(old.value) * 100
             how = "new - old, in percentage points" if points else "(new - old) / |old| × 100"
             return Answer("fact", p.text, value=change, unit="percentage points" if points else "%",
-                          citations=_cite(store, old) + _cite(store, new),
+                          citations=_cite(db, old) + _cite(db, new),
                           parts=tuple(pt.to_dict() for f in (old, new) for pt in f.parts),
                           explanation=f"{entity.name} {p.metric.name} changed {change:.2f}"
                                       f"{' points' if points else '%'} from {then} to {now}, derived as {how}, "
                                       f"known from {max(old.known_since, new.known_since):%Y-%m-%d %H:%M:%S} UTC"
                                       f"{when}; old: {_describe(entity, old, p)}; new: {_describe(entity, new, p)}")
-        f = _lookup(store, entity, p, period, moment)
+        f = _lookup(db, entity, p, period, moment)
     except NotFound as exc:
         return Answer("unanswerable", p.text, explanation=f"not in the facts: {exc}{when}")
-    return Answer("fact", p.text, value=f.value, unit=f.unit, citations=_cite(store, f),
+    return Answer("fact", p.text, value=f.value, unit=f.unit, citations=_cite(db, f),
                   parts=tuple(pt.to_dict() for pt in f.parts), explanation=_describe(entity, f, p) + when)
 
 
@@ -324,23 +326,23 @@ def _best_line(text: str, query: str) -> str:
     return max(text.split("\n"), key=lambda line: len(wanted & set(tokenize(line))))
 
 
-def _scopes(store: FactStore, entities: list[Entity]) -> list[tuple[str, list[str]]]:
+def _scopes(db: Db, entities: list[Entity]) -> list[tuple[str, list[str]]]:
     """Each company named with its documents (those stored under its entity_id or an issuer name it goes by),
     a group standing for each of its funds."""
     out = []
     for e in entities:
         for name, entity_id, issuers in ([(m, None, [m]) for m in e.members] if e.members
                                          else [(e.name, e.entity_id, [e.name, *e.aliases])]):
-            docs = store.sql("SELECT doc_id FROM documents WHERE entity_id = ? OR list_contains(?, issuer) "
+            docs = db.sql("SELECT doc_id FROM documents WHERE entity_id = ? OR list_contains(?, issuer) "
                              "ORDER BY doc_id", [entity_id, issuers])["doc_id"].tolist()
             out.append((name, docs))
     return out
 
 
-def _has_documents(store: FactStore, entities: list[Entity]) -> bool:
+def _has_documents(db: Db, entities: list[Entity]) -> bool:
     """Whether reports (not filings, whose figures are the facts) of these companies are stored."""
-    docs = [d for _, ds in _scopes(store, entities) for d in ds]
-    return bool(docs) and bool(store.sql("SELECT count(*) AS n FROM documents WHERE kind = 'report' AND "
+    docs = [d for _, ds in _scopes(db, entities) for d in ds]
+    return bool(docs) and bool(db.sql("SELECT count(*) AS n FROM documents WHERE kind = 'report' AND "
                                          "list_contains(?, doc_id)", [docs])["n"][0])
 
 
@@ -355,13 +357,13 @@ def _passages(hits: list[Any]) -> tuple[Citation, ...]:
     return tuple(out)
 
 
-def _from_text(store: FactStore, p: Parsed, moment: datetime | None, k: int) -> Answer:
+def _from_text(db: Db, p: Parsed, moment: datetime | None, k: int) -> Answer:
     """Passages from the documents of the companies named (all documents when none is), one search per
     company (a table) when the question compares several."""
-    if not store.sql("SELECT count(*) AS n FROM documents")["n"][0]:
+    if not db.sql("SELECT count(*) AS n FROM documents")["n"][0]:
         return Answer("unanswerable", p.text, explanation="no documents in the store")
     filters: dict[str, Any] = {"as_of": moment} if moment else {}
-    scopes = _scopes(store, p.entities)
+    scopes = _scopes(db, p.entities)
     held = [(name, docs) for name, docs in scopes if docs]
     missing = [name for name, docs in scopes if not docs]
     if scopes and not held:
@@ -373,7 +375,7 @@ def _from_text(store: FactStore, p: Parsed, moment: datetime | None, k: int) -> 
     years = sorted({int(label[-6:-2] if "Q" in label or label[-2:] in ("H1", "M9") else label[2:])
                     for label in p.periods})
     near = {y + d for y in years for d in (-1, 0, 1)}  # a year's figures appear in its documents and around it
-    year_of = dict(store.sql("SELECT doc_id, year FROM documents WHERE list_contains(?, doc_id) AND year IS NOT NULL",
+    year_of = dict(db.sql("SELECT doc_id, year FROM documents WHERE list_contains(?, doc_id) AND year IS NOT NULL",
                              [[d for _, docs in held for d in docs]]).itertuples(index=False))
     if held and years and not near & set(year_of.values()):
         return Answer("unanswerable", p.text, explanation=(
@@ -389,7 +391,7 @@ def _from_text(store: FactStore, p: Parsed, moment: datetime | None, k: int) -> 
         query = " ".join(w for w in re.findall(r"\w+", normalize(query)) if w not in names_words)
         rows, cites = [], []
         for name, docs in held:
-            hits = _scored(store.search(query, k=1, strategy="scoped", header=True, filters=within(docs)))
+            hits = _scored(index.search(db, query, k=1, strategy="scoped", header=True, filters=within(docs)))
             if hits:
                 rows.append({"entity": name, "doc": hits[0].doc_id, "text": _best_line(hits[0].text, query)})
                 cites.extend(_passages(hits[:1]))
@@ -406,7 +408,7 @@ def _from_text(store: FactStore, p: Parsed, moment: datetime | None, k: int) -> 
             return Answer("table", p.text, citations=tuple(cites), table=tuple(rows), explanation=found)
     if held:
         filters = within([d for _, docs in held for d in docs])
-    hits = _scored(store.search(query if held else p.text, k=k, strategy="scoped", header=True,
+    hits = _scored(index.search(db, query if held else p.text, k=k, strategy="scoped", header=True,
                                 filters=filters or None))
     if not hits:
         if not set(tokenize(p.text)) - set(tokenize(" ".join(p.named_as))):

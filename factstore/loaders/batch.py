@@ -25,6 +25,11 @@ DOCUMENT_COLUMNS = ["doc_id", "entity_id", "issuer", "kind", "form", "period_end
 _EMPTY: dict[str, pd.DataFrame] = {}
 
 
+def sec_entity_id(cik: int) -> str:
+    """An SEC company's entity_id: its CIK in ten digits, zeros first."""
+    return f"{cik:010d}"
+
+
 def _empty(columns: list[str]) -> pd.DataFrame:
     """An empty frame of these columns, shared: batches replace their frames, never change them in place."""
     key = ",".join(columns)

@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from factstore.errors import LoadError
-from factstore.loaders.batch import Batch, first_rows
+from factstore.loaders.batch import Batch, first_rows, sec_entity_id
 from factstore.timing import resolve_acceptances
 
 
@@ -524,7 +524,7 @@ def companyfacts_batch(parsed: Parsed, submissions: Json | list[Json] | Submissi
     acceptance times from the company's own submissions where given, and every fact, each with its filing's
     form and acceptance time."""
     source, cik, table = parsed.source, parsed.cik, parsed.facts
-    entity_id = f"{cik:010d}"
+    entity_id = sec_entity_id(cik)
     if submissions is not None and not isinstance(submissions, Submissions):
         submissions = read_submissions(submissions)
     if submissions is not None and submissions.cik != cik:
@@ -586,7 +586,7 @@ def entity_row(cik: int, name: str | None, company: dict[str, Any]) -> pa.Table:
     former = [f.get("name") for f in company.get("formerNames") or [] if isinstance(f, dict)]
     others = [n for n in dict.fromkeys([company.get("name"), *former]) if isinstance(n, str) and n and n != name]
     names = pa.list_(pa.string())
-    return pa.table({"entity_id": pa.array([f"{cik:010d}"]), "cik": pa.array([cik], pa.int64()),
+    return pa.table({"entity_id": pa.array([sec_entity_id(cik)]), "cik": pa.array([cik], pa.int64()),
                      "name": pa.array([name], pa.string()),
                      "tickers": pa.array([[t.upper() for t in company.get("tickers", []) if t]], names),
                      "other_names": pa.array([others], names)})

@@ -1,6 +1,6 @@
 """A local SEC primary document (a 10-K's HTML file, say) for the company whose facts the store holds: the
 same entity and, where the store knows the accession, the same filing, with its form, period and acceptance
-time; the document goes the way fetched SEC documents go (`factstore.sec.ingest.documents_batch`)."""
+time; fetched SEC documents and local ones alike become a batch by `documents_batch`."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 import pandas as pd
 
 from factstore.errors import LoadError
-from factstore.loaders.batch import Batch
-from factstore.sec.ingest import documents_batch
+from factstore.loaders.batch import Batch, sec_entity_id
+from factstore.loaders.companyfacts import entity_row
 from factstore.timing import as_of_timestamp, end_of_filing_day, filing_date
 
 ACCESSION = re.compile(r"(?<!\d)(\d{10})-?(\d{2})-?(\d{6})(?!\d)")  # 0000320193-24-000123
@@ -49,7 +49,7 @@ def read_filing(path: str | Path, cik: int, company: dict[str, Any], filings: pd
         raise LoadError(source, f"cannot read: {exc.strerror or exc}") from exc
     if not _HTML.search(body[:200_000]):
         raise LoadError(source, "not an HTML document (no <html>, <body>, <div>, <p> or <table> tag)")
-    entity_id = f"{cik:010d}"
+    entity_id = sec_entity_id(cik)
     accession = accession_in(path, accession)
     form = form.strip().upper() if form and form.strip() else None
     given = _acceptance(accepted_at, source)
@@ -130,3 +130,35 @@ def _agree(row: pd.Series, entity_id: str, form: str | None, given: tuple[dateti
             raise LoadError(source, f"filing {accession} was accepted {stored_at:%Y-%m-%d %H:%M:%S} UTC (filed "
                                     f"{stored_day}) in the store, not {at:%Y-%m-%d %H:%M:%S} UTC (filed {day})",
                             field="accepted_at")
+
+
+def documents_batch(cik: int, company: dict[str, Any], chosen: pd.DataFrame, bodies: dict[str, tuple[bytes, Path]]
+                    ) -> Batch:
+    """Filing documents (with their filings rows) from primary documents fetched into the cache."""
+    entity_id = sec_entity_id(cik)
+    name = company.get("name")
+    rows = chosen[chosen["filing_id"].isin(bodies)]
+    batch = Batch(source=f"submissions of CIK {cik}", kind="sec", stored_wins=True)
+    batch.entities = entity_row(cik, name, company)
+    period_end = pd.to_datetime(rows["report_date"]).fillna(pd.to_datetime(rows["filed"]))
+    batch.filings = pd.DataFrame({
+        "filing_id": rows["filing_id"], "entity_id": entity_id, "form": rows["form"],
+        "period_end": period_end.dt.date, "filed": rows["filed"], "accepted_at": rows["accepted_at"],
+        "accepted_precision": rows["accepted_precision"], "accepted_note": rows["accepted_note"],
+        "source": rows["source"]}).reset_index(drop=True)
+    batch.documents = pd.DataFrame({
+        "doc_id": rows["filing_id"], "entity_id": entity_id, "issuer": name, "kind": "filing",
+        "form": rows["form"], "period_end": period_end, "year": period_end.dt.year,
+        "accepted_at": rows["accepted_at"],
+        "title": [f"{name} {f} {d:%Y-%m-%d}" for f, d in zip(rows["form"], period_end, strict=True)],
+        "raw": [html_text(bodies[a][0]) for a in rows["filing_id"]]}).reset_index(drop=True)
+    batch.source_of["documents"] = "; ".join(str(bodies[a][1]) for a in rows["filing_id"])
+    return batch
+
+
+def html_text(body: bytes) -> str:
+    """A filing document's bytes as text (EDGAR documents are UTF-8 or Windows-1252)."""
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return body.decode("cp1252", errors="replace")

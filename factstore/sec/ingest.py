@@ -29,14 +29,13 @@ from factstore.loaders.companyfacts import (
     Parsed,
     Submissions,
     companyfacts_batch,
-    entity_row,
     read_companyfacts,
 )
 from factstore.timing import resolve_acceptances
 
 if TYPE_CHECKING:
+    from factstore.db import Db
     from factstore.sec.client import SecClient
-    from factstore.store import FactStore
 
 MEMBER = re.compile(r"CIK(\d{10})\.json")
 SETTLED_DAYS = 3  # companyfacts carries a filing's XBRL within hours; after this, a missing one never comes
@@ -46,14 +45,14 @@ def digest(body: bytes) -> str:
     return "sha256:" + hashlib.sha256(body).hexdigest()
 
 
-def already(store: FactStore, item: str, token: str) -> bool:
+def already(db: Db, item: str, token: str) -> bool:
     """Whether this payload (item and digest) was loaded before."""
-    return len(store.sql("SELECT 1 FROM ingested WHERE item = ? AND digest = ?", [item, token])) > 0
+    return len(db.sql("SELECT 1 FROM ingested WHERE item = ? AND digest = ?", [item, token])) > 0
 
 
-def stored_accessions(store: FactStore, entity_id: str) -> set[str]:
+def stored_accessions(db: Db, entity_id: str) -> set[str]:
     """The accessions an entity has facts of in the store."""
-    return set(store.sql("SELECT DISTINCT filing_id FROM reports WHERE entity_id = ?", [entity_id])["filing_id"])
+    return set(db.sql("SELECT DISTINCT filing_id FROM reports WHERE entity_id = ?", [entity_id])["filing_id"])
 
 
 def settled(listed: pd.DataFrame, loaded: set[str], today: date) -> list[str]:
@@ -64,13 +63,13 @@ def settled(listed: pd.DataFrame, loaded: set[str], today: date) -> list[str]:
     return sorted(listed.loc[keep, "filing_id"])
 
 
-def wanted_documents(store: FactStore, entity_id: str, listed: pd.DataFrame) -> pd.DataFrame:
+def wanted_documents(db: Db, entity_id: str, listed: pd.DataFrame) -> pd.DataFrame:
     """Listed filings whose document the store lacks, of the forms it keeps documents of for this company,
     filed since the first one kept (a failed fetch is tried again; older filings are not pulled in)."""
-    kept = dict(store.sql("""SELECT d.form, min(f.filed)::TIMESTAMP AS since FROM documents d
+    kept = dict(db.sql("""SELECT d.form, min(f.filed)::TIMESTAMP AS since FROM documents d
         JOIN filings f ON f.filing_id = d.doc_id WHERE d.entity_id = ? AND d.kind = 'filing' GROUP BY d.form""",
                           [entity_id]).itertuples(index=False))
-    stored = set(store.sql("SELECT doc_id FROM documents WHERE entity_id = ?", [entity_id])["doc_id"])
+    stored = set(db.sql("SELECT doc_id FROM documents WHERE entity_id = ?", [entity_id])["doc_id"])
     since = pd.to_datetime(listed["form"].map(kept))
     return listed[(listed["filed"] >= since) & ~listed["filing_id"].isin(stored) & listed["primary_document"].notna()]
 
@@ -93,38 +92,6 @@ def company_batch(facts: Json | Parsed, submissions: Submissions | None, item: s
     batch.kind = "sec"
     batch.ingested.append((item, token, batch.entities["entity_id"][0].as_py()))
     return batch
-
-
-def documents_batch(cik: int, company: dict[str, Any], chosen: pd.DataFrame, bodies: dict[str, tuple[bytes, Path]]
-                    ) -> Batch:
-    """Filing documents (with their filings rows) from primary documents fetched into the cache."""
-    entity_id = f"{cik:010d}"
-    name = company.get("name")
-    rows = chosen[chosen["filing_id"].isin(bodies)]
-    batch = Batch(source=f"submissions of CIK {cik}", kind="sec", stored_wins=True)
-    batch.entities = entity_row(cik, name, company)
-    period_end = pd.to_datetime(rows["report_date"]).fillna(pd.to_datetime(rows["filed"]))
-    batch.filings = pd.DataFrame({
-        "filing_id": rows["filing_id"], "entity_id": entity_id, "form": rows["form"],
-        "period_end": period_end.dt.date, "filed": rows["filed"], "accepted_at": rows["accepted_at"],
-        "accepted_precision": rows["accepted_precision"], "accepted_note": rows["accepted_note"],
-        "source": rows["source"]}).reset_index(drop=True)
-    batch.documents = pd.DataFrame({
-        "doc_id": rows["filing_id"], "entity_id": entity_id, "issuer": name, "kind": "filing",
-        "form": rows["form"], "period_end": period_end, "year": period_end.dt.year,
-        "accepted_at": rows["accepted_at"],
-        "title": [f"{name} {f} {d:%Y-%m-%d}" for f, d in zip(rows["form"], period_end, strict=True)],
-        "raw": [html_text(bodies[a][0]) for a in rows["filing_id"]]}).reset_index(drop=True)
-    batch.source_of["documents"] = "; ".join(str(bodies[a][1]) for a in rows["filing_id"])
-    return batch
-
-
-def html_text(body: bytes) -> str:
-    """A filing document's bytes as text (EDGAR documents are UTF-8 or Windows-1252)."""
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError:
-        return body.decode("cp1252", errors="replace")
 
 
 def choose(listed: pd.DataFrame, forms: list[str] | None, since: Any, until: Any) -> pd.DataFrame:

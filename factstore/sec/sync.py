@@ -13,9 +13,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from factstore import write
 from factstore.errors import FactstoreError, LoadError
-from factstore.loaders.batch import Batch, LoadReport
+from factstore.loaders.batch import Batch, LoadReport, sec_entity_id
 from factstore.loaders.companyfacts import Json, Named, Submissions, parse_companyfacts, read_submissions
+from factstore.loaders.filing import documents_batch
 from factstore.progress import progress_bar
 from factstore.sec.client import FetchError, SecClient
 from factstore.sec.ingest import (
@@ -25,16 +27,16 @@ from factstore.sec.ingest import (
     choose,
     company_batch,
     companyfacts_payload,
-    documents_batch,
     listed_filings,
     payload_item,
     settled,
     stored_accessions,
     wanted_documents,
 )
+from factstore.text import index
 
 if TYPE_CHECKING:
-    from factstore.store import FactStore
+    from factstore.db import Db
 
 Say = Callable[[str], None]
 NO_SUBMISSIONS = "no submissions JSON (404): acceptance times are the end of each filing date, New York time"
@@ -78,7 +80,7 @@ def _today() -> Any:
     return datetime.now(UTC).date()
 
 
-def fetch_companyfacts(store: FactStore, client: SecClient, companies: str | int | Iterable[str | int], *,
+def fetch_companyfacts(db: Db, client: SecClient, companies: str | int | Iterable[str | int], *,
                        keep_going: bool = False, progress: bool | None = None, say: Say | None = None
                        ) -> list[LoadReport]:
     """Fetch each company's companyfacts and submissions and load the facts of accessions not loaded yet."""
@@ -93,7 +95,7 @@ def fetch_companyfacts(store: FactStore, client: SecClient, companies: str | int
                 if exc.status != 404:
                     raise
                 submissions = None
-            report = _load_company(store, cik, facts, submissions, payload_item("companyfacts", cik), token,
+            report = _load_company(db, cik, facts, submissions, payload_item("companyfacts", cik), token,
                                    f"CIK {cik}")
             if submissions is None:
                 report = replace(report, note="; ".join(filter(None, (report.note, NO_SUBMISSIONS))))
@@ -102,23 +104,23 @@ def fetch_companyfacts(store: FactStore, client: SecClient, companies: str | int
     return reports
 
 
-def _load_company(store: FactStore, cik: int, facts: Json, submissions: Submissions | None, item: str, token: str,
+def _load_company(db: Db, cik: int, facts: Json, submissions: Submissions | None, item: str, token: str,
                   name: str, extra: Batch | None = None) -> LoadReport:
     """A company's new facts (and `extra` rows) in one transaction, with marks for the accessions its
     submissions list that need no fetching again; an unchanged payload is not parsed again."""
-    unchanged = already(store, item, token)
+    unchanged = already(db, item, token)
     batch = Batch(source=name, kind="sec") if unchanged else company_batch(facts, submissions, item, token)
-    entity_id = f"{cik:010d}"
+    entity_id = sec_entity_id(cik)
     if submissions is not None:
-        loaded = batch.filing_ids() | stored_accessions(store, entity_id)
+        loaded = batch.filing_ids() | stored_accessions(db, entity_id)
         batch.ingested += [(a, "", entity_id) for a in settled(submissions.filings, loaded, _today())]
     if extra is not None:
         batch.extend(extra)
-    report = replace(store.apply(batch), source=name)
+    report = replace(write.apply(db, batch), source=name)
     return replace(report, note="unchanged since it was loaded") if unchanged and not report.documents else report
 
 
-def fetch_filings(store: FactStore, client: SecClient, companies: str | int | Iterable[str | int], *,
+def fetch_filings(db: Db, client: SecClient, companies: str | int | Iterable[str | int], *,
                   forms: list[str] | None = None, since: Any = None, until: Any = None, keep_going: bool = False,
                   progress: bool | None = None, say: Say | None = None) -> list[LoadReport]:
     """Fetch the primary documents of a company's filings (these forms, filed in [since, until]) and store
@@ -129,18 +131,18 @@ def fetch_filings(store: FactStore, client: SecClient, companies: str | int | It
             cik = client.cik(company)
             submissions = read_submissions(client.submissions(cik))
             chosen = choose(listed_filings(submissions), forms, since, until)
-            return _load_documents(store, client, cik, submissions.company, chosen, f"CIK {cik}")
+            return _load_documents(db, client, cik, submissions.company, chosen, f"CIK {cik}")
         reports.append(_run(str(company), work, keep_going, say))
-    _chunk_new(store)
+    _chunk_new(db)
     return reports
 
 
-def _documents(store: FactStore, client: SecClient, cik: int, about: dict[str, Any], chosen: Any
+def _documents(db: Db, client: SecClient, cik: int, about: dict[str, Any], chosen: Any
                ) -> tuple[Batch, list[str]]:
     """A batch of the chosen filings' documents not stored yet, and the ones that could not be fetched."""
     if chosen.empty:
         return Batch(source=f"CIK {cik}", kind="sec"), []
-    stored = set(store.sql("SELECT doc_id FROM documents WHERE entity_id = ?", [f"{cik:010d}"])["doc_id"])
+    stored = set(db.sql("SELECT doc_id FROM documents WHERE entity_id = ?", [sec_entity_id(cik)])["doc_id"])
     bodies, failed = {}, []
     for accession, name in zip(chosen["filing_id"], chosen["primary_document"], strict=True):
         if accession in stored:
@@ -152,25 +154,37 @@ def _documents(store: FactStore, client: SecClient, cik: int, about: dict[str, A
     return documents_batch(cik, about, chosen, bodies), failed
 
 
-def _load_documents(store: FactStore, client: SecClient, cik: int, about: dict[str, Any], chosen: Any,
+def _load_documents(db: Db, client: SecClient, cik: int, about: dict[str, Any], chosen: Any,
                     name: str) -> LoadReport:
-    batch, failed = _documents(store, client, cik, about, chosen)
-    return replace(store.apply(batch), source=name, error="; ".join(failed) or None)
+    batch, failed = _documents(db, client, cik, about, chosen)
+    return replace(write.apply(db, batch), source=name, error="; ".join(failed) or None)
 
 
-def _chunk_new(store: FactStore) -> None:
+def _chunk_new(db: Db) -> None:
     """A first index (structure) when no strategy has chunks yet; stored documents join existing ones as they load."""
-    if store.sql("SELECT count(*) AS n FROM chunks")["n"][0] == 0:
-        store.index("structure", progress=False)
+    if db.sql("SELECT count(*) AS n FROM chunks")["n"][0] == 0:
+        index.index(db, "structure", progress=False)
 
 
-def load_bulk(store: FactStore, path: str | Path, *, submissions: str | Path | None = None,
+def fetch_bulk(db: Db, archive: str | Path, client: SecClient | None, *, submissions: str | Path | None = None,
+               progress: bool | None = None, say: Callable[[str], None] | None = None) -> list[LoadReport]:
+    """load_bulk of the archive (and submissions.zip), each downloaded first where it is not a local file."""
+    paths = []
+    for name, folder in ((archive, "xbrl"), (submissions, "bulkdata")):
+        if name is not None and not Path(name).is_file():
+            client = client or SecClient()
+            name = client.download(f"/Archives/edgar/daily-index/{folder}/{Path(name).name}", progress=progress)
+        paths.append(name)
+    return load_bulk(db, paths[0], submissions=paths[1], progress=progress, say=say)
+
+
+def load_bulk(db: Db, path: str | Path, *, submissions: str | Path | None = None,
               progress: bool | None = None, say: Say | None = None) -> list[LoadReport]:
     """Load the SEC's companyfacts.zip: members read in groups (DuckDB parses a group's files in parallel, while
     the group before is written), each group written in one transaction with a LoadReport per company. Members
     loaded before (same name and CRC) are skipped unread, so an interrupted load resumes; a member that is not
     whole JSON, or holds a bad value, is reported by name and skipped."""
-    done = set(store.sql("SELECT item, digest FROM ingested WHERE item LIKE 'bulk:%'").itertuples(index=False))
+    done = set(db.sql("SELECT item, digest FROM ingested WHERE item LIKE 'bulk:%'").itertuples(index=False))
     reports: dict[str, LoadReport] = {}
     with BulkArchive(path, submissions) as archive, ThreadPoolExecutor(1) as reader, progress_bar(
             total=len(archive.members), desc=Path(path).name, unit="company", progress=progress) as bar:
@@ -187,7 +201,7 @@ def load_bulk(store: FactStore, path: str | Path, *, submissions: str | Path | N
         for i in range(len(groups)):
             read = ahead.result()
             ahead = reader.submit(_read_group, archive, groups[i + 1]) if i + 1 < len(groups) else None
-            for report in _write_group(store, read):
+            for report in _write_group(db, read):
                 reports[report.source] = _said(report, say)
                 bar.update()
     return [reports[m.name] for m in archive.members]
@@ -232,7 +246,7 @@ def _read_group(archive: BulkArchive, group: list[Member]) -> list[tuple[Member,
             subs = read_submissions(pages) if pages else None
             batch = company_batch(facts, subs, f"bulk:{member.name}", member.token)
             if subs is not None:
-                entity_id = f"{facts.cik:010d}"
+                entity_id = sec_entity_id(facts.cik)
                 batch.ingested += [(a, "", entity_id) for a in settled(subs.filings, batch.filing_ids(), _today())]
             out.append((member, batch))
         except LoadError as exc:
@@ -240,16 +254,16 @@ def _read_group(archive: BulkArchive, group: list[Member]) -> list[tuple[Member,
     return out
 
 
-def _write_group(store: FactStore, read: list[tuple[Member, Batch | LoadError]]) -> list[LoadReport]:
+def _write_group(db: Db, read: list[tuple[Member, Batch | LoadError]]) -> list[LoadReport]:
     """A group's companies written in one transaction; where that fails, one by one, so that only the
     company at fault is reported failed."""
     batches = [(m, b) for m, b in read if isinstance(b, Batch)]
     failed = [LoadReport(m.name, 0, 0, 0, 0, error=str(b)) for m, b in read if isinstance(b, LoadError)]
     try:
-        written = store.apply_many([b for _, b in batches])
+        written = write.apply_many(db, [b for _, b in batches])
     except FactstoreError as exc:
         if len(batches) > 1:
-            return failed + [r for m, b in batches for r in _write_group(store, [(m, b)])]
+            return failed + [r for m, b in batches for r in _write_group(db, [(m, b)])]
         written = [LoadReport("", 0, 0, 0, 0, error=str(exc))]
     return failed + [replace(r, source=m.name) for (m, _), r in zip(batches, written, strict=True)]
 
@@ -260,43 +274,43 @@ def _said(report: LoadReport, say: Say | None) -> LoadReport:
     return report
 
 
-def update(store: FactStore, client: SecClient, companies: str | int | Iterable[str | int] | None = None, *,
+def update(db: Db, client: SecClient, companies: str | int | Iterable[str | int] | None = None, *,
            keep_going: bool = False, progress: bool | None = None, say: Say | None = None) -> list[LoadReport]:
     """For each SEC company in the store (or those named), fetch its submissions and load only accessions
     that are new since the last run: their facts, and their documents where the store keeps that form's
     documents for the company. A company with nothing new costs one request."""
     if companies is None:
-        ciks = store.sql("SELECT cik FROM entities WHERE cik IS NOT NULL "
+        ciks = db.sql("SELECT cik FROM entities WHERE cik IS NOT NULL "
                          "AND entity_id = lpad(cik::VARCHAR, 10, '0') ORDER BY cik")["cik"].tolist()
     else:
         ciks = [client.cik(c) for c in _companies(companies)]
     reports = []
     for cik in _bar(ciks, "update", progress):
-        reports.append(_run(f"CIK {cik}", lambda cik=cik: _update_one(store, client, cik), keep_going, say))
+        reports.append(_run(f"CIK {cik}", lambda cik=cik: _update_one(db, client, cik), keep_going, say))
     if any(r.documents for r in reports):
-        _chunk_new(store)
+        _chunk_new(db)
     return reports
 
 
-def _update_one(store: FactStore, client: SecClient, cik: int) -> LoadReport:
-    entity_id = f"{cik:010d}"
+def _update_one(db: Db, client: SecClient, cik: int) -> LoadReport:
+    entity_id = sec_entity_id(cik)
     submissions = read_submissions(client.submissions(cik))
     listed = submissions.filings
-    seen = set(store.sql("SELECT item FROM ingested WHERE entity_id = ? AND digest = '' UNION "
+    seen = set(db.sql("SELECT item FROM ingested WHERE entity_id = ? AND digest = '' UNION "
                          "SELECT filing_id FROM reports WHERE entity_id = ?", [entity_id] * 2)["item"])
     new = listed[~listed["filing_id"].isin(seen)]
-    wanted = wanted_documents(store, entity_id, listed)
+    wanted = wanted_documents(db, entity_id, listed)
     if new.empty and wanted.empty:
         return LoadReport(f"CIK {cik}", 0, 0, 0, 0, note="nothing new")
     if len(wanted):  # their acceptance times, resolved over all the company's filings
         wanted = listed_filings(submissions).loc[wanted.index].sort_values("filed")
-    documents, failed = _documents(store, client, cik, submissions.company, wanted)
+    documents, failed = _documents(db, client, cik, submissions.company, wanted)
     if new["is_xbrl"].any():
         facts, token = companyfacts_payload(client, cik)
-        report = _load_company(store, cik, facts, submissions, payload_item("companyfacts", cik), token,
+        report = _load_company(db, cik, facts, submissions, payload_item("companyfacts", cik), token,
                                f"CIK {cik}", extra=documents)
     else:
-        loaded = documents.filing_ids() | stored_accessions(store, entity_id)
+        loaded = documents.filing_ids() | stored_accessions(db, entity_id)
         documents.ingested += [(a, "", entity_id) for a in settled(listed, loaded, _today())]
-        report = replace(store.apply(documents), source=f"CIK {cik}")
+        report = replace(write.apply(db, documents), source=f"CIK {cik}")
     return replace(report, error="; ".join(failed) or None)

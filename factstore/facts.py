@@ -1,0 +1,254 @@
+"""Facts as known at a moment: one fact (reported, or a quarter derived from year-to-date figures), the discrete
+quarters, every version of a fact, and many lookups at once. The point-in-time rules are sql/macros.sql's; this
+module picks the macro that answers the question and shapes its rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any
+
+import pandas as pd
+
+from factstore import resolve
+from factstore.db import Db
+from factstore.errors import NotFound
+from factstore.periods import parse_label
+from factstore.timing import as_of_column, as_of_timestamp
+
+MODES = ("as_of", "first", "latest")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One value with its provenance: the filing that made it known, when, and how it was derived."""
+
+    entity: str
+    concept: str
+    value: float
+    unit: str
+    start: date | None
+    end: date
+    accepted_at: pd.Timestamp
+    source: str
+    form: str
+    fiscal_period: str | None = None
+    derived: bool = False
+    formula: str | None = None
+    warnings: tuple[str, ...] = ()
+    parts: tuple[dict[str, Any], ...] = field(default=(), repr=False)
+    # the filing that first reported the current value (of the newest part, for a derived one) and when: a later
+    # filing repeating the value leaves these alone, a restatement moves them; each part has first_* keys too
+    known_since: pd.Timestamp | None = None
+    first_source: str | None = None
+    first_form: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready fields (dates and times as ISO strings)."""
+        def plain(v: Any) -> Any:
+            if isinstance(v, datetime | date):
+                return v.isoformat()
+            if isinstance(v, dict):
+                return {k: plain(x) for k, x in v.items()}
+            if isinstance(v, list | tuple):
+                return [plain(x) for x in v]
+            return v
+        return {k: plain(getattr(self, k)) for k in self.__dataclass_fields__}
+
+
+def fact(db: Db, entity: str | int, concept: str | list[str], *, start: Any = None, end: Any = None,
+         period: str | None = None, as_of: Any = None, mode: str = "as_of", unit: str | None = None,
+         strict: bool = False, dims: dict[str, str] | None = None) -> Fact | None:
+    """One fact as known at as_of, first reported or newest (see FactStore.fact)."""
+    entity_id, concepts = _keys(db, entity, concept, dims)
+    ts = _as_of(as_of, mode)
+    args = [ts, mode, concepts, entity_id]
+    if period is not None:
+        if start is not None or end is not None:
+            raise ValueError("give either period or start/end, not both")
+        label = parse_label(period)
+        if label.quarter:
+            rows = db.rows("SELECT * FROM quarters_asof(?, mode := ?, concepts := ?, entity := ?) "
+                              "WHERE fiscal_period = ?", [*args, label.label])
+        else:
+            rows = db.rows("SELECT * FROM fiscal_facts(?, mode := ?, concepts := ?, entity := ?) "
+                              "WHERE fiscal_period = ? OR (kind = 'instant' AND fiscal_period = ?)",
+                              [*args, label.label, f"{label.year}Q4" if label.part == "FY" else None])
+        wanted = label.label
+    elif end is not None:
+        s, e = _day(start, "start"), _day(end, "end")
+        found = db.rows("SELECT * FROM fact_asof(?, ?, ?, ?, as_of := ?, mode := ?)",
+                           [entity_id, concepts, s, e, ts, mode])
+        rows = [r for r in found if r["value"] is not None]
+        if not rows and any(r["derivable"] for r in found):
+            rows = db.rows("SELECT * FROM quarters_asof(?, mode := ?, concepts := ?, entity := ?) "
+                              "WHERE period_start = ? AND period_end = ?", [*args, s, e])
+        wanted = f"{s or ''}..{e}"
+    else:
+        raise ValueError("give period (e.g. '2019Q4', 'FY2019') or end (and start for a duration)")
+    return _pick(db, rows, entity_id, concepts, unit, strict, wanted, ts)
+
+
+def _pick(db: Db, rows: list[dict[str, Any]], entity_id: str, concepts: list[str], unit: str | None,
+          strict: bool, wanted: str, ts: datetime | None) -> Fact | None:
+    if unit is not None:
+        rows = [r for r in rows if r["unit"] == unit]
+    # a reported duration before an instant standing in for the year, then the entity's reporting currency
+    # (not a convenience translation), then USD before other units
+    currency = db.one("SELECT reporting_currency(?)", [entity_id])[0] if len(
+        {r["unit"] for r in rows}) > 1 else None
+    valued = sorted((r for r in rows if r["value"] is not None),
+                    key=lambda r: (r.get("kind") == "instant", r["unit"].split("/")[0] != currency,
+                                   r["unit"] != "USD", r["unit"]))
+    if not valued:
+        if strict:
+            notes = "; ".join(sorted({r["note"] for r in rows if r.get("note")}))
+            when = f" as of {ts:%Y-%m-%d %H:%M:%S} UTC" if ts else ""
+            raise NotFound(f"{entity_id} {concepts[0]} {wanted}: "
+                           f"{notes or 'nothing reported'}{when}")
+        return None
+    r = valued[0]
+    warnings = list(r.get("warnings") or [])
+    if "approximate" not in db.memo:
+        db.memo["approximate"] = {tuple(row) for row in db.all("SELECT * EXCLUDE (source) FROM approximate_periods")}
+    if (entity_id, r["period_start"], r["period_end"]) in db.memo["approximate"]:
+        warnings.append("period approximate: FSDS gave it as calendar months, and no period of the company's "
+                        "own ends within a week of it")
+    if len({v["unit"] for v in valued}) > 1:
+        warnings.append("also reported in " + ", ".join(sorted({v["unit"] for v in valued[1:]})))
+    own = {k: r[k] for k in ("concept", "period_start", "period_end", "value", "filing_id", "form", "accepted_at")}
+    # an exact lookup (fact_asof) comes with the report that first gave its value; other rows' parts are looked up
+    parts = ([_with_first(own, r["first"])] if "first" in r
+             else _first_filings(db, r.get("parts") or [own], r["unit"], concepts, entity_id))
+    newest = max(parts, key=lambda p: p["first_accepted_at"])
+    return Fact(
+        entity=entity_id, concept=r.get("concept") or concepts[0], value=float(r["value"]),
+        unit=r["unit"], start=r["period_start"], end=r["period_end"],
+        accepted_at=pd.Timestamp(r["accepted_at"], tz=UTC), source=r["filing_id"], form=r["form"],
+        fiscal_period=r.get("fiscal_period"), derived=bool(r.get("derived", False)),
+        formula=r.get("formula"), warnings=tuple(warnings), parts=tuple(parts),
+        known_since=pd.Timestamp(newest["first_accepted_at"], tz=UTC), first_source=newest["first_filing_id"],
+        first_form=newest["first_form"])
+
+
+def _first_filings(db: Db, parts: list[dict[str, Any]], unit: str, concepts: list[str],
+                   entity_id: str) -> list[dict[str, Any]]:
+    """The parts, each with the filing that first reported its current value (first_filing_id, first_form,
+    first_accepted_at, first_value: that filing's own figure, equal up to rounding)."""
+    wanted = [{**{k: p[k] for k in ("concept", "period_start", "period_end", "value", "accepted_at")},
+               "unit": unit} for p in parts]
+    firsts = dict(db.all("SELECT part_no, first FROM first_filings(?, concepts := ?, entity := ?)",
+                            [wanted, concepts, entity_id]))
+    return [_with_first(p, firsts.get(no)) for no, p in enumerate(parts, start=1)]
+
+
+def quarters(db: Db, entity: str | int, concept: str | list[str], *, as_of: Any = None,
+             mode: str = "as_of", dims: dict[str, str] | None = None) -> pd.DataFrame:
+    """The discrete fiscal quarters known at as_of (see FactStore.quarters)."""
+    entity_id, concepts = _keys(db, entity, concept, dims)
+    return db.sql("""
+        SELECT fiscal_period, period_start, period_end, value, derived, accepted_at, formula,
+            filing_id, form, warnings, unit, concept, fiscal_year, fiscal_quarter
+        FROM quarters_asof(?, mode := ?, concepts := ?, entity := ?)
+        WHERE value IS NOT NULL ORDER BY period_end, unit""",
+        [_as_of(as_of, mode), mode, concepts, entity_id])
+
+
+def history(db: Db, entity: str | int, concept: str | list[str], *, start: Any = None, end: Any = None,
+            period: str | None = None, dims: dict[str, str] | None = None) -> pd.DataFrame:
+    """Every version of a fact with its filing (see FactStore.history)."""
+    entity_id, concepts = _keys(db, entity, concept, dims)
+    base = ("SELECT concept, unit, period_start, period_end, value, filing_id, form, accepted_at, "
+            "accepted_precision, revised_at FROM report_versions WHERE entity_id = ? "
+            "AND list_contains(?, concept)")
+    order = (" ORDER BY period_end, period_start NULLS FIRST, concept, accepted_at, filing_id, "
+             "revised_at NULLS FIRST")
+    if period is not None:
+        label = parse_label(period)
+        if label.quarter:
+            keys = db.sql("""
+                SELECT DISTINCT p.concept, p.period_start, p.period_end
+                FROM (SELECT unnest(parts) AS p FROM quarters_asof(NULL, mode := 'latest',
+                      concepts := ?, entity := ?) WHERE fiscal_period = ?)""",
+                [concepts, entity_id, label.label])
+        else:
+            keys = db.sql("""
+                SELECT DISTINCT concept, period_start, period_end
+                FROM fiscal_facts(NULL, mode := 'latest', concepts := ?, entity := ?)
+                WHERE fiscal_period = ?""", [concepts, entity_id, label.label])
+        with db.frame(keys) as name:
+            return db.sql(f"""SELECT * FROM ({base}) h SEMI JOIN {name} k
+                ON h.concept = k.concept AND h.period_end = k.period_end
+                AND h.period_start IS NOT DISTINCT FROM k.period_start {order}""", [entity_id, concepts])
+    where, params = "", [entity_id, concepts]
+    if end is not None:
+        where = " AND period_end = ? AND period_start IS NOT DISTINCT FROM ?"
+        params += [_day(end, "end"), _day(start, "start")]
+    return db.sql(base + where + order, params)
+
+
+def facts(db: Db, questions: pd.DataFrame, *, as_of: Any = None, mode: str = "as_of") -> pd.DataFrame:
+    """Answer many exact-period questions at once (see FactStore.facts)."""
+    for column in ("entity", "concept", "period_end"):
+        if column not in questions.columns:
+            raise ValueError(f"questions: missing column {column!r}")
+    check_mode(mode)
+    q = pd.DataFrame({
+        "question_no": range(len(questions)),
+        "entity": questions["entity"].astype(str).to_numpy(),
+        "concept": questions["concept"].astype(str).to_numpy(),
+        "period_start": pd.to_datetime(questions["period_start"]).to_numpy()
+        if "period_start" in questions.columns else pd.NaT,
+        "period_end": pd.to_datetime(questions["period_end"]).to_numpy(),
+    })
+    if "as_of" in questions.columns:
+        q["as_of"] = as_of_column(questions["as_of"].reset_index(drop=True)).to_numpy()
+    else:
+        q["as_of"] = as_of_timestamp(as_of)
+    q["as_of"] = q["as_of"].astype("datetime64[us]")
+    with db.frame(q) as name:
+        answers = db.sql(f"""
+            SELECT question_no, v.value AS value, unit, v.filing_id AS filing_id, v.form AS form,
+                v.accepted_at AS accepted_at
+            FROM lookup_asof('{name}', mode := ?)
+            QUALIFY row_number() OVER (PARTITION BY question_no ORDER BY unit <> 'USD', unit) = 1""",
+            [mode])
+    out = questions.reset_index(drop=True).copy()
+    answers = answers.set_index("question_no").reindex(range(len(out)))
+    for column in ("value", "unit", "filing_id", "form", "accepted_at"):
+        out[column] = answers[column].to_numpy()
+    return out
+
+
+def _with_first(part: dict[str, Any], first: dict[str, Any] | None) -> dict[str, Any]:
+    """A part with the report that first gave its current value (its own, should none be found: a restatement
+    sharing its acceptance time)."""
+    first = first or part
+    return {**part, "first_filing_id": first["filing_id"], "first_form": first["form"],
+            "first_accepted_at": first["accepted_at"], "first_value": first["value"]}
+
+
+def _day(value: Any, name: str) -> date | None:
+    if value is None:
+        return None
+    try:
+        return pd.Timestamp(value).date()
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{name}: cannot read {value!r} as a date") from exc
+
+
+def check_mode(mode: str) -> None:
+    """Refuse a mode other than as_of, first and latest (see FactStore.check_mode)."""
+    if mode not in MODES:
+        raise ValueError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
+
+
+def _as_of(as_of: Any, mode: str) -> datetime | None:
+    check_mode(mode)
+    return as_of_timestamp(as_of)
+
+
+def _keys(db: Db, entity: str | int, concept: str | list[str], dims: dict[str, str] | None) -> tuple[str, list[str]]:
+    """The entity_id and the concept keys a question names (NotFound where the dimensions match none)."""
+    entity_id = resolve.entity(db, entity)
+    return entity_id, resolve.dimension_keys(db, [entity_id], resolve.concepts(db, concept), dims, strict=True)

@@ -1,0 +1,141 @@
+"""Loading: each input format read by its loader into a Batch, then written by the write plan in one
+transaction, with a two-stage progress bar (read and check, then write)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from factstore import resolve, write
+from factstore.db import Db
+from factstore.errors import LoadError
+from factstore.loaders.batch import LoadReport
+from factstore.loaders.companyfacts import (
+    Json,
+    SubmissionsAhead,
+    companyfacts_batch,
+    parse_companyfacts,
+    read_companyfacts,
+)
+from factstore.loaders.course import Table, read_course
+from factstore.loaders.filing import accession_in, read_filing
+from factstore.loaders.fsds import Known, read_fsds
+from factstore.loaders.reports import read_reports
+from factstore.progress import progress_bar
+
+NO_SUBMISSIONS_GIVEN = "no submissions of its CIK given: acceptance times are the end of each filing date"
+
+
+def course(db: Db, xbrl: Table | None = None, documents: Table | None = None,
+                sales: Table | None = None, *, progress: bool | None = None) -> LoadReport:
+    """The course's files, read and written in one transaction (see FactStore.load_course)."""
+    if xbrl is None and documents is None and sales is None:
+        raise ValueError("load_course: give xbrl, documents and/or sales")
+    with _stages("load course", progress) as step:
+        known = None
+        if xbrl is not None:
+            known = db.sql("SELECT filing_id, entity_id, form, accepted_at FROM filings")
+        batch = read_course(xbrl=xbrl, documents=documents, sales=sales, known_filings=known)
+        step("write")
+        return write.apply(db, batch)
+
+
+def companyfacts(db: Db, path_or_dict: Json, submissions: Json | list[Json] | None = None, *,
+                      progress: bool | None = None) -> LoadReport:
+    """One companyfacts JSON with its submissions, in one transaction (see FactStore.load_companyfacts)."""
+    with _stages("load companyfacts", progress) as step:
+        batch = read_companyfacts(path_or_dict, submissions)
+        step("write")
+        return write.apply(db, batch)
+
+
+def companyfacts_many(db: Db, files: list[Json], submissions: list[Json] | None = None, *,
+                           progress: bool | None = None) -> list[LoadReport]:
+    """Several companyfacts files in one transaction (see FactStore.load_companyfacts_many)."""
+    with _stages("load companyfacts", progress) as step:
+        ahead = SubmissionsAhead(submissions or [])  # read while DuckDB reads the facts
+        parsed = parse_companyfacts(files)
+        for one in parsed:
+            if isinstance(one, LoadError):
+                raise one
+        pages = ahead.paired([p.cik for p in parsed])
+        step("write")
+        batches = [companyfacts_batch(p, own) for p, own in zip(parsed, pages, strict=True)]
+        reports = write.apply_many(db, batches)
+    return [r if own or not submissions else replace(r, note=NO_SUBMISSIONS_GIVEN)
+            for r, own in zip(reports, pages, strict=True)]
+
+
+def fsds(db: Db, paths: str | Path | list[str | Path], *, progress: bool | None = None) -> list[LoadReport]:
+    """FSDS quarters, one transaction each (see FactStore.load_fsds)."""
+    reports = []
+    for path in [paths] if isinstance(paths, str | Path) else list(paths):
+        with _stages(f"load fsds {Path(path).name}", progress) as step:
+            batch = read_fsds(path, partial(_fsds_known, db), progress=progress)
+            step("write")
+            reports.append(write.apply(db, batch))
+    return reports
+
+
+def _fsds_known(db: Db, filing_ids: list[str], entity_ids: list[str]) -> Known:
+    """What the store holds of an FSDS quarter: its filings, its companies, and their periods (durations from
+    entity_periods, instants from reports)."""
+    filings = db.sql("SELECT filing_id, entity_id, form FROM filings WHERE filing_id IN (SELECT unnest(?))",
+                       [filing_ids])
+    ids = sorted(set(entity_ids) | set(filings["entity_id"]))
+    entities = db.sql("SELECT entity_id, name FROM entities WHERE entity_id IN (SELECT unnest(?))", [ids])
+    periods = db.sql("""
+        SELECT entity_id, NULL AS filing_id, period_start, period_end FROM entity_periods
+        WHERE entity_id IN (SELECT unnest(?))
+        UNION ALL
+        SELECT DISTINCT entity_id, NULL, NULL::DATE, period_end FROM reports
+        WHERE entity_id IN (SELECT unnest(?)) AND period_start IS NULL
+        UNION ALL
+        SELECT DISTINCT entity_id, filing_id, period_start, period_end FROM reports
+        WHERE filing_id IN (SELECT unnest(?))""", [ids, ids, filing_ids])
+    units = db.sql("""SELECT DISTINCT entity_id, concept, unit FROM reports WHERE entity_id IN (SELECT unnest(?))
+                        AND contains(unit, '/')""", [ids])
+    return Known(filings, entities, periods, units)
+
+
+def filing(db: Db, path: str | Path, entity: str | int, *, accession: str | None = None,
+                form: str | None = None, accepted_at: Any = None, period_end: Any = None,
+                progress: bool | None = None) -> LoadReport:
+    """A local SEC primary document of a company in the store (see FactStore.load_filing)."""
+    with _stages("load filing", progress) as step:
+        entity_id = resolve.entity(db, entity)
+        row = db.one("SELECT cik, name, tickers FROM entities WHERE entity_id = ?", [entity_id])
+        if row is None or row[0] is None:
+            raise LoadError(str(path), f"{entity_id} is not an SEC company (no CIK): load its documents with "
+                                       "load_course", field="entity")
+        filing_id = accession_in(path, accession) or Path(path).name
+        filings = db.sql("""SELECT filing_id, entity_id, form, period_end, filed, accepted_at,
+            accepted_precision, accepted_note, source FROM filings WHERE entity_id = ? OR filing_id = ?""",
+                           [entity_id, filing_id])
+        batch = read_filing(path, row[0], {"name": row[1], "tickers": row[2] or []}, filings,
+                            accession=accession, form=form, accepted_at=accepted_at, period_end=period_end)
+        step("write")
+        return replace(write.apply(db, batch), source=str(path))
+
+
+def reports(db: Db, path: Table, *, progress: bool | None = None) -> LoadReport:
+    """Markdown reports in the rag6 format, in one transaction (see FactStore.load_reports)."""
+    with _stages("load reports", progress) as step:
+        batch = read_reports(path)
+        step("write")
+        return write.apply(db, batch)
+
+
+@contextmanager
+def _stages(desc: str, progress: bool | None) -> Iterator[Callable[[str], None]]:
+    """A two-stage progress bar (read and check, then write) with elapsed time."""
+    with progress_bar(total=2, desc=f"{desc}: read", unit="stage", progress=progress, leave=False) as bar:
+        def step(name: str) -> None:
+            bar.update()
+            bar.set_description(f"{desc}: {name}")
+        yield step
+        bar.update()

@@ -1,0 +1,79 @@
+"""Reading published snapshots: which a target holds, which is current, and a read-only connection to one that
+this process holds (and other processes see held) until it is released. Writing them is factstore.publishing."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+from collections import Counter
+from pathlib import Path
+
+import duckdb
+
+from factstore.errors import FactstoreError
+
+CATALOG = "catalog.duckdb"
+MANIFEST = "manifest.json"
+
+
+def current(target: str | Path) -> Path | None:
+    """The snapshot folder TARGET/current points to, or None where nothing was published there."""
+    link = Path(target) / "current"
+    return link.resolve() if (link / CATALOG).is_file() else None
+
+
+def snapshots(target: str | Path) -> list[Path]:
+    """The published snapshots of a target, oldest first."""
+    folder = Path(target) / "snapshots"
+    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")) \
+        if folder.is_dir() else []
+
+
+_OPEN_HERE: Counter[Path] = Counter()  # snapshots this process has open (its own locks are invisible to it)
+_GUARD = threading.Lock()
+
+
+def in_use(snapshot: Path) -> bool:
+    """Whether some process has the snapshot's catalog open (DuckDB holds a lock on it while open)."""
+    with _GUARD:
+        if _OPEN_HERE[snapshot]:
+            return True
+    try:
+        with (snapshot / CATALOG).open("rb+") as f:
+            try:
+                fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return True
+            fcntl.lockf(f, fcntl.LOCK_UN)
+            return False
+    except FileNotFoundError:
+        return False
+
+
+def open_snapshot(target: str | Path) -> tuple[duckdb.DuckDBPyConnection, Path]:
+    """A read-only connection to TARGET's current snapshot, which reaches no file outside it, and the snapshot."""
+    snap = current(target)
+    if snap is None:
+        raise FactstoreError(f"{target}: nothing published there (publish a store into it first: "
+                             "`factstore publish TARGET --db STORE`)")
+    try:
+        con = duckdb.connect(str(snap / CATALOG), read_only=True)
+    except duckdb.Error as exc:
+        raise FactstoreError(f"{snap / CATALOG}: cannot open snapshot: {exc}") from exc
+    try:
+        con.execute("SET allowed_directories = ?", [[str(snap) + os.sep]])
+        con.execute("SET enable_external_access = false")
+    except duckdb.InvalidInputException:  # open in this process already (DuckDB shares it), so set already
+        if con.execute("SELECT current_setting('enable_external_access')").fetchall()[0][0]:
+            con.close()
+            raise
+    with _GUARD:
+        _OPEN_HERE[snap] += 1
+    return con, snap
+
+
+def release(snapshot: Path) -> None:
+    """A snapshot opened by open_snapshot is closed again."""
+    with _GUARD:
+        _OPEN_HERE[snapshot] -= 1
