@@ -95,8 +95,7 @@ def _pick(db: Db, rows: list[dict[str, Any]], entity_id: str, concepts: list[str
         rows = [r for r in rows if r["unit"] == unit]
     # a reported duration before an instant standing in for the year, then the entity's reporting currency
     # (not a convenience translation), then USD before other units
-    currency = db.one("SELECT reporting_currency(?)", [entity_id])[0] if len(
-        {r["unit"] for r in rows}) > 1 else None
+    currency = reporting_currency(db, entity_id) if len({r["unit"] for r in rows}) > 1 else None
     valued = sorted((r for r in rows if r["value"] is not None),
                     key=lambda r: (r.get("kind") == "instant", r["unit"].split("/")[0] != currency,
                                    r["unit"] != "USD", r["unit"]))
@@ -235,6 +234,11 @@ def _day(value: Any, name: str) -> date | None:
         return pd.Timestamp(value).date()
     except (ValueError, TypeError) as exc:
         raise ValueError(f"{name}: cannot read {value!r} as a date") from exc
+
+
+def reporting_currency(db: Db, entity_id: str) -> str | None:
+    """The currency an entity reports in (sql/macros.sql's reporting_currency)."""
+    return db.one("SELECT reporting_currency(?)", [entity_id])[0]
 
 
 def check_mode(mode: str) -> None:

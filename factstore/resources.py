@@ -3,6 +3,8 @@ importlib.resources so that an installed wheel finds them as an editable install
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
@@ -18,3 +20,10 @@ def sql_text(name: str) -> str:
 def data_file(*parts: str) -> Traversable:
     """One of the package's data files (e.g. data_file('eval', 'real_questions.csv'))."""
     return files("factstore.data").joinpath(*parts)
+
+
+@cache
+def statements(name: str) -> dict[str, str]:
+    """The named statements of a SQL file of blocks (sql/write.sql): each block starts `-- name: NAME`."""
+    blocks = re.split(r"^-- name: (\w+)\n", sql_text(name), flags=re.MULTILINE)[1:]
+    return {key: body.strip().rstrip(";") for key, body in zip(blocks[::2], blocks[1::2], strict=True)}

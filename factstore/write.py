@@ -17,9 +17,11 @@ import pyarrow.compute as pc
 from factstore.db import Db
 from factstore.errors import LoadError
 from factstore.loaders.batch import Batch, LoadReport
+from factstore.resources import statements
 from factstore.text import index
 from factstore.text.parse import parse_rows
 
+SQL = statements("write.sql")  # the rules, stated in sql/write.sql
 _BESIDE = ThreadPoolExecutor(1, thread_name_prefix="factstore-beside")  # a query run beside a write
 # a batch's entities as the store registers them (ord: their order in the batch)
 ENTITY_SCHEMA = pa.schema([("entity_id", pa.string()), ("cik", pa.int64()), ("name", pa.string()),
@@ -58,11 +60,10 @@ def _apply(db: Db, batches: list[Batch], apart: bool) -> list[LoadReport]:
                          for item, digest, entity_id in part.ingested]
         if loads:
             with db.frame(pd.DataFrame(loads, columns=["kind", "source", "filings", "reports"])) as name:
-                db.all(f"INSERT INTO loads SELECT now()::TIMESTAMP, * FROM {name}")  # name: ours
+                db.all(SQL["insert_loads"].format(frame=name))
         if ingested:
             with db.frame(pd.DataFrame(ingested, columns=["item", "digest", "entity_id", "reports"])) as name:
-                db.all(f"""INSERT OR IGNORE INTO ingested SELECT item, digest, entity_id, now()::TIMESTAMP,
-                              reports FROM {name}""")  # name: ours
+                db.all(SQL["insert_ingested"].format(frame=name))
     db.forget("concepts", "names", "approximate")
     return reports
 
@@ -75,10 +76,7 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
     con.register("_batch_filings", batch.filings)
     try:
         # a filing stored before must agree with this batch, except that SEC data leaves it as stored
-        clash = None if batch.stored_wins else db.one("""
-            SELECT b.filing_id, f.accepted_at, b.accepted_at, f.form, b.form, f.entity_id, b.entity_id,
-                f.accepted_at <> b.accepted_at OR f.form <> b.form OR f.entity_id <> b.entity_id AS differs
-            FROM _batch_filings b JOIN filings f USING (filing_id) ORDER BY differs DESC LIMIT 1""")
+        clash = None if batch.stored_wins else db.one(SQL["filing_clash"])
         if clash and clash[7]:
             raise LoadError(batch.source_of.get("reports", batch.source),
                             f"filing {clash[0]} is already stored as {clash[3]} of {clash[5]} "
@@ -96,10 +94,7 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
         # of Arrow facts only: SEC companies, a few distinct values at once)
         new_entities = all_new and isinstance(batch.reports, pa.Table) and \
             _values(batch.reports, "entity_id") <= _values(batch.entities, "entity_id")
-        inserted = db.all("""
-            INSERT INTO filings SELECT filing_id, entity_id, form, period_end::DATE, filed::DATE,
-                accepted_at::TIMESTAMP, accepted_precision, accepted_note, source
-            FROM _batch_filings ON CONFLICT (filing_id) DO NOTHING RETURNING entity_id""")
+        inserted = db.all(SQL["insert_filings"])
         for entity_id, n in Counter(row[0] for row in inserted).items():
             added[entity_id, "filings"] += n
         fresh = len(inserted) == len(batch.filings) and batch.filing_ids() <= _values(batch.filings, "filing_id")
@@ -119,18 +114,13 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
                 added[entity_id, "documents"] += n
         if batch.approximate is not None and len(batch.approximate):
             con.register("_batch_approximate", batch.approximate)
-            db.all("""
-                INSERT INTO approximate_periods SELECT DISTINCT entity_id, period_start::DATE, period_end::DATE,
-                    source FROM _batch_approximate b WHERE NOT EXISTS (SELECT 1 FROM approximate_periods a
-                    WHERE a.entity_id = b.entity_id AND a.period_end = b.period_end::DATE
-                    AND a.period_start IS NOT DISTINCT FROM b.period_start::DATE)""")
+            db.all(SQL["insert_approximate"])
         if batch.sales is not None and len(batch.sales):
             con.register("_batch_sales", batch.sales)
-            db.all("""
-                INSERT INTO sales_reference SELECT entity_id, quarter_end::DATE, sales_millions
-                FROM _batch_sales ON CONFLICT DO NOTHING""")
+            db.all(SQL["insert_sales"])
         db.all(f"DROP {'VIEW' if plain else 'TABLE'} IF EXISTS _new_reports")  # ours
         db.all("DROP TABLE IF EXISTS _revised")
+        db.all("DROP TABLE IF EXISTS _same")
     finally:
         for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales", "_batch_reports",
                      "_batch_approximate", "_batch_concepts"):
@@ -144,40 +134,19 @@ def _insert_entities(db: Db, entities: pd.DataFrame | pa.Table, added: Counter[t
     new."""
     # registered as Arrow: DuckDB scans lists of names there without converting Python objects each time
     db.con.register("_batch_entities", _entity_table(entities))
-    new = db.all("SELECT entity_id FROM _batch_entities ANTI JOIN entities USING (entity_id)")
+    new = db.all(SQL["new_entities"])
     for (entity_id,) in new:
         added[entity_id, "entities"] += 1
     all_new = len(new) == len(entities)
-    # a name the entity is no longer given joins its other names (former names, other spellings); where all are
-    # new, nothing can conflict (and DuckDB inserts faster without the clause)
-    insert = """INSERT INTO entities SELECT entity_id, cik, name, tickers, coalesce(other_names::VARCHAR[], [])
-                FROM _batch_entities"""
-    db.all(insert if all_new else insert + """
-        ON CONFLICT (entity_id) DO UPDATE SET
-            other_names = list_distinct(list_concat(other_names, EXCLUDED.other_names,
-                CASE WHEN EXCLUDED.name IS DISTINCT FROM name AND EXCLUDED.name IS NOT NULL
-                     AND name IS NOT NULL THEN [name] END)),
-            name = coalesce(EXCLUDED.name, name),
-            tickers = list_distinct(list_concat(tickers, EXCLUDED.tickers)),
-            cik = coalesce(EXCLUDED.cik, cik)""")
-    # an alias two entities of the batch share goes to the first, as if they were loaded one by one; one stored
-    # already stays
-    db.all("""
-        INSERT INTO entity_aliases
-        SELECT * FROM (
-            SELECT upper(alias) AS alias, arg_min(entity_id, ord) FROM (
-                SELECT unnest(list_concat([entity_id, cik::VARCHAR, lpad(cik::VARCHAR, 10, '0')], tickers))
-                    AS alias, entity_id, ord FROM _batch_entities)
-            WHERE alias IS NOT NULL AND alias <> '' GROUP BY upper(alias))
-        ANTI JOIN entity_aliases USING (alias)""")
+    db.all(SQL["insert_new_entities"] if all_new else SQL["insert_entities"])
+    db.all(SQL["insert_aliases"])
     return all_new
 
 
 def _distinct_keys(db: Db, reports: pd.DataFrame | pa.Table) -> bool:
     """Whether no fact is given twice in the same filing among these rows (by the hash of its key)."""
     with db.frame(reports) as name:
-        return not db.one(f"""SELECT count(*) > count(DISTINCT hash(filing_id, entity_id, concept, unit,
-            period_start, period_end)) FROM {name}""")[0]  # name: ours
+        return not db.one(SQL["keys_repeat"].format(frame=name))[0]
 
 
 def _insert_reports(db: Db, batch: Batch, reloading: bool, fresh: bool = False, plain: bool = False,
@@ -188,70 +157,34 @@ def _insert_reports(db: Db, batch: Batch, reloading: bool, fresh: bool = False, 
     caller to count: a temp table, or a view of the batch where they are `plain` (to take as they are)."""
     source = batch.source_of.get("reports", batch.source)
     db.con.register("_batch_reports", batch.reports)
-    # one row per fact per filing (a value the file repeats is one report); SEC data takes the stored
-    # filing's time and form; `plain` rows are taken as they are
-    db.all("""
-        CREATE TEMP VIEW _new_reports AS
-        SELECT filing_id::VARCHAR AS filing_id, entity_id::VARCHAR AS entity_id, concept::VARCHAR AS concept,
-            unit::VARCHAR AS unit, period_start::DATE AS period_start, period_end::DATE AS period_end, value,
-            false AS twice, accepted_at::TIMESTAMP AS accepted_at, form::VARCHAR AS form
-        FROM _batch_reports""" if plain else """
-        CREATE OR REPLACE TEMP TABLE _new_reports AS
-        SELECT b.filing_id::VARCHAR AS filing_id, b.entity_id::VARCHAR AS entity_id,
-            b.concept::VARCHAR AS concept, b.unit::VARCHAR AS unit, b.period_start::DATE AS period_start,
-            b.period_end::DATE AS period_end, min(b.value) AS value, min(b.value) <> max(b.value) AS twice,
-            any_value(CASE WHEN ? THEN coalesce(f.accepted_at, b.accepted_at::TIMESTAMP)
-                           ELSE b.accepted_at::TIMESTAMP END) AS accepted_at,
-            any_value(CASE WHEN ? THEN coalesce(f.form, b.form::VARCHAR) ELSE b.form::VARCHAR END) AS form
-        FROM _batch_reports b LEFT JOIN filings f ON f.filing_id = b.filing_id::VARCHAR
-        GROUP BY ALL""", [] if plain else [batch.stored_wins] * 2)
-    twice = not plain and db.one("""
-        SELECT filing_id, concept, unit, period_start, period_end FROM _new_reports WHERE twice LIMIT 1""")
+    if plain:
+        db.all(SQL["plain_reports"])
+    else:
+        db.all(SQL["grouped_reports"], [batch.stored_wins] * 2)
+    twice = not plain and db.one(SQL["given_twice"])
     if twice:
-        rows = db.all("""
-            SELECT row FROM _batch_reports WHERE filing_id = ? AND concept::VARCHAR = ? AND unit::VARCHAR = ?
-            AND period_start::DATE IS NOT DISTINCT FROM ? AND period_end::DATE = ? ORDER BY row LIMIT 2""",
-            list(twice))
+        rows = db.all(SQL["rows_of_fact"], list(twice))
         raise LoadError(source, f"the same fact ({twice[1]} {twice[4]}) is given twice with different "
                         f"values in filing {twice[0]} (rows {', '.join(batch.row_name(r[0]) for r in rows)})",
                         field="value")
     if batch.stored_wins and not fresh:
         _keep_stored(db, source, fills=batch.fills)
-    stored = reloading and db.one("""
-        SELECT n.filing_id, n.concept, n.period_end, r.value, n.value FROM _new_reports n
-        JOIN (SELECT * FROM reports WHERE filing_id IN (SELECT filing_id FROM _new_reports)) r
-          USING (filing_id, concept, unit, period_end)
-        WHERE r.period_start IS NOT DISTINCT FROM n.period_start AND r.value <> n.value
-        LIMIT 1""")
+    if reloading:
+        db.all(SQL["same_facts"])
+    stored = reloading and db.one(SQL["contradicts_stored"])
     if stored:
         raise LoadError(source, f"filing {stored[0]} already reported {stored[1]} for {stored[2]} "
                         f"as {stored[3]}; this file says {stored[4]}", field="value")
     if reloading:
-        db.all("""
-            DELETE FROM _new_reports n WHERE EXISTS (
-                SELECT 1 FROM reports r
-                WHERE r.filing_id = n.filing_id AND r.concept = n.concept AND r.unit = n.unit
-                  AND r.period_end = n.period_end AND r.period_start IS NOT DISTINCT FROM n.period_start)""")
-    # clustered by entity, then concept: SEC files come one company at a time, concept by concept
-    db.all("INSERT INTO reports SELECT * EXCLUDE (twice) FROM _new_reports" + ("" if batch.stored_wins else
-              " ORDER BY entity_id, concept, period_end, period_start, accepted_at"))
-    # (the periods of entities new in this batch cannot conflict)
-    periods = """INSERT INTO entity_periods
-                 SELECT entity_id, period_start, period_end, min(accepted_at), count(*) FROM _new_reports
-                 WHERE period_start IS NOT NULL GROUP BY ALL"""
-    db.all(periods if new_entities else periods + """
-        ON CONFLICT DO UPDATE SET reports = reports + EXCLUDED.reports,
-            first_accepted_at = least(first_accepted_at, EXCLUDED.first_accepted_at)""")
+        db.all(SQL["drop_stored_reports"])
+    db.all(SQL["insert_reports" if batch.stored_wins else "insert_reports_clustered"])
+    db.all(SQL["insert_new_periods"] if new_entities else SQL["insert_periods"])
     # the concepts of the rows added: where they are all a batch's rows, Arrow's dictionary lists them at once
     named = "_new_reports"
     if plain and isinstance(batch.reports, pa.Table):
         db.con.register("_batch_concepts", pa.table({"concept": pc.unique(batch.reports["concept"])}))
         named = "_batch_concepts"
-    db.all(f"""
-        INSERT INTO concepts
-        SELECT concept, split_part(concept, ':', 1), split_part(concept, ':', 2)
-        FROM (SELECT DISTINCT split_part(concept::VARCHAR, '|', 1) AS concept FROM {named})
-        ANTI JOIN concepts USING (concept)""")  # named: ours
+    db.all(SQL["insert_concepts"].format(concepts=named))
 
 
 def _keep_stored(db: Db, source: str, fills: bool = False) -> None:
@@ -259,37 +192,15 @@ def _keep_stored(db: Db, source: str, fills: bool = False) -> None:
     not known before for a fact of it (the SEC edits old filings in place) goes to revisions, learned now,
     never into what as-of queries read. A source that lists filings whole (`fills`: FSDS) adds the facts the
     store has no value for; only a value differing from a stored one of the same fact is a revision."""
-    loaded = db.one("""CREATE OR REPLACE TEMP TABLE _loaded AS SELECT DISTINCT filing_id, entity_id
-                          FROM reports WHERE filing_id IN (SELECT filing_id FROM _new_reports)""")[0]
+    loaded = db.one(SQL["loaded_before"])[0]
     if not loaded:  # nothing of these accessions stored before: nothing revised
-        db.all("CREATE OR REPLACE TEMP TABLE _revised AS FROM revisions LIMIT 0")
+        db.all(SQL["no_revisions"])
         db.all("DROP TABLE _loaded")
         return
-    db.all("""
-        CREATE OR REPLACE TEMP TABLE _revised AS
-        WITH found AS (SELECT * FROM _new_reports SEMI JOIN _loaded USING (filing_id, entity_id)),
-        known AS (
-            SELECT filing_id, entity_id, concept, unit, period_start, period_end, value FROM reports
-            SEMI JOIN _loaded USING (filing_id, entity_id)
-            UNION ALL
-            SELECT filing_id, entity_id, concept, unit, period_start, period_end, value FROM revisions
-            SEMI JOIN _loaded USING (filing_id, entity_id))
-        SELECT filing_id, entity_id, concept, unit, period_start, period_end, value,
-            now() AT TIME ZONE 'UTC', ? FROM found n
-        WHERE NOT EXISTS (SELECT 1 FROM known k WHERE k.filing_id = n.filing_id AND k.entity_id = n.entity_id
-            AND k.concept = n.concept AND k.unit = n.unit AND k.period_end = n.period_end
-            AND k.period_start IS NOT DISTINCT FROM n.period_start
-            AND (k.value = n.value OR (? AND round(k.value, 4) = n.value)))  -- FSDS keeps 4 decimals
-        AND (NOT ? OR EXISTS (SELECT 1 FROM known k WHERE k.filing_id = n.filing_id
-            AND k.entity_id = n.entity_id AND k.concept = n.concept AND k.unit = n.unit
-            AND k.period_end = n.period_end AND k.period_start IS NOT DISTINCT FROM n.period_start))""",
-              [source, fills, fills])
-    db.all("INSERT INTO revisions SELECT * FROM _revised")
-    db.all("""DELETE FROM _new_reports n WHERE EXISTS (
-        SELECT 1 FROM _loaded l WHERE l.filing_id = n.filing_id AND l.entity_id = n.entity_id) AND (NOT ? OR
-        EXISTS (SELECT 1 FROM reports r WHERE r.filing_id = n.filing_id AND r.entity_id = n.entity_id
-            AND r.concept = n.concept AND r.unit = n.unit AND r.period_end = n.period_end
-            AND r.period_start IS NOT DISTINCT FROM n.period_start))""", [fills])
+    db.all(SQL["same_facts"])
+    db.all(SQL["revised"], [source, fills, fills])
+    db.all(SQL["insert_revisions"])
+    db.all(SQL["keep_stored"], [fills])
     db.all("DROP TABLE _loaded")
 
 
@@ -302,9 +213,7 @@ def _insert_documents(db: Db, documents: pd.DataFrame) -> Counter[str | None]:
         return Counter()
     texts, sections, blocks = parse_rows(new)
     db.con.register("_batch_documents", new.assign(text=texts))
-    db.all("""
-        INSERT INTO documents SELECT doc_id, entity_id, issuer, kind, form, period_end::DATE, year::INTEGER,
-            accepted_at::TIMESTAMP, title, raw, text FROM _batch_documents""")
+    db.all(SQL["insert_documents"])
     for table, frame in (("sections", sections), ("blocks", blocks)):
         if len(frame):
             db.con.register("_batch_parts", frame)

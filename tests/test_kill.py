@@ -19,17 +19,17 @@ VICTIM = "0000000002"
 LOAD = """
 import os, signal, sys
 import factstore
-from factstore.store import FactStore
+from factstore import write
 
-insert_reports = FactStore._insert_reports
+insert_reports = write._insert_reports
 
-def insert_then_die(self, batch, *args, **kwargs):
-    insert_reports(self, batch, *args, **kwargs)
+def insert_then_die(db, batch, *args, **kwargs):
+    insert_reports(db, batch, *args, **kwargs)
     ids = batch.reports["entity_id"]  # pandas, or Arrow (SEC facts)
     if set(ids.to_pylist() if hasattr(ids, "to_pylist") else ids.astype(str)) == {os.environ.get("KILL_IN_ENTITY")}:
         os.kill(os.getpid(), signal.SIGKILL)
 
-FactStore._insert_reports = insert_then_die
+write._insert_reports = insert_then_die
 with factstore.open(sys.argv[1]) as store:
     store.fetch_bulk(sys.argv[2], progress=False, say=lambda line: print(line, flush=True))
 """

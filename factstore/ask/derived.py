@@ -163,7 +163,7 @@ def _parts(metric: Metric, fact: Fact) -> tuple[Part, ...]:
 
 
 def _currency_note(db: Db, entity_id: str, unit: str, warning: str) -> str:
-    currency = db.sql("SELECT reporting_currency(?) AS c", [entity_id])["c"][0]
+    currency = facts.reporting_currency(db, entity_id)
     if unit.split("/")[0] == currency:
         return (f"in {unit}, the reporting currency; the {warning.removeprefix('also reported in ')} figures in "
                 f"the filings are convenience translations, not the reported figure")

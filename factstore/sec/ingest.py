@@ -55,6 +55,11 @@ def stored_accessions(db: Db, entity_id: str) -> set[str]:
     return set(db.sql("SELECT DISTINCT filing_id FROM reports WHERE entity_id = ?", [entity_id])["filing_id"])
 
 
+def stored_documents(db: Db, entity_id: str) -> set[str]:
+    """The documents (accessions) an entity has in the store."""
+    return set(db.sql("SELECT doc_id FROM documents WHERE entity_id = ?", [entity_id])["doc_id"])
+
+
 def settled(listed: pd.DataFrame, loaded: set[str], today: date) -> list[str]:
     """Accessions whose facts a later `update` need not fetch: loaded (now or before), without XBRL, or old
     enough that companyfacts would already carry them (a stored document does not settle its facts)."""
@@ -69,7 +74,7 @@ def wanted_documents(db: Db, entity_id: str, listed: pd.DataFrame) -> pd.DataFra
     kept = dict(db.sql("""SELECT d.form, min(f.filed)::TIMESTAMP AS since FROM documents d
         JOIN filings f ON f.filing_id = d.doc_id WHERE d.entity_id = ? AND d.kind = 'filing' GROUP BY d.form""",
                           [entity_id]).itertuples(index=False))
-    stored = set(db.sql("SELECT doc_id FROM documents WHERE entity_id = ?", [entity_id])["doc_id"])
+    stored = stored_documents(db, entity_id)
     since = pd.to_datetime(listed["form"].map(kept))
     return listed[(listed["filed"] >= since) & ~listed["filing_id"].isin(stored) & listed["primary_document"].notna()]
 

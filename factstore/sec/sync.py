@@ -31,6 +31,7 @@ from factstore.sec.ingest import (
     payload_item,
     settled,
     stored_accessions,
+    stored_documents,
     wanted_documents,
 )
 from factstore.text import index
@@ -142,7 +143,7 @@ def _documents(db: Db, client: SecClient, cik: int, about: dict[str, Any], chose
     """A batch of the chosen filings' documents not stored yet, and the ones that could not be fetched."""
     if chosen.empty:
         return Batch(source=f"CIK {cik}", kind="sec"), []
-    stored = set(db.sql("SELECT doc_id FROM documents WHERE entity_id = ?", [sec_entity_id(cik)])["doc_id"])
+    stored = stored_documents(db, sec_entity_id(cik))
     bodies, failed = {}, []
     for accession, name in zip(chosen["filing_id"], chosen["primary_document"], strict=True):
         if accession in stored:
