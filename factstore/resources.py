@@ -12,6 +12,7 @@ CATALOG_SQL = ("macros.sql", "panel.sql", "views.sql")  # the macros and views, 
 SQL_FILES = ("schema.sql", *CATALOG_SQL)  # what makes a store, in this order
 
 
+@cache
 def sql_text(name: str) -> str:
     """The text of one of the package's SQL files (e.g. 'schema.sql')."""
     return files("factstore.sql").joinpath(name).read_text(encoding="utf-8")

@@ -75,7 +75,7 @@ class Metric:
 
 
 @dataclass
-class Parsed:
+class Reading:
     """What a question asks."""
 
     text: str
@@ -272,7 +272,7 @@ def own_words(entities: Sequence[Entity]) -> set[str]:
     return out
 
 
-def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metric]) -> Parsed:
+def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metric]) -> Reading:
     """Read a question in English or Spanish."""
     norm = normalize(question)
     as_of, rest = find_as_of(norm)
@@ -280,7 +280,7 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
     entities = found.entities
     words = _words(rest)
     at = _metric_at(words, metrics)
-    return Parsed(text=question, entities=entities, ambiguous=found.ambiguous, absent=found.absent,
+    return Reading(text=question, entities=entities, ambiguous=found.ambiguous, absent=found.absent,
                   unknown=found.unknown, typos=found.typos, named_as=found.named_as, metric=at[0] if at else None,
                   periods=find_periods(rest), as_of=as_of, growth=bool(_GROWTH.search(rest)),
                   comparison=bool(_COMPARE.search(rest)),

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from factstore import resolve
 from factstore.ask.derived import Figure, figure, metric_named, previous
-from factstore.ask.parse import Entity, Metric, Parsed, load_metrics, parse
+from factstore.ask.parse import Entity, Metric, Reading, load_metrics, parse
 from factstore.errors import NotFound
 from factstore.text import index
 from factstore.text.tokenize import normalize, tokenize
@@ -99,7 +99,7 @@ def _answer(db: Db, question: str, moment: datetime | None, k: int) -> Answer:
     return replace(answer, explanation=explanation, as_of=moment, parsed=summary)
 
 
-def _unnamed(p: Parsed) -> Answer | None:
+def _unnamed(p: Reading) -> Answer | None:
     """'unanswerable' when the question's words or names cannot be read: no words at all, a name fitting
     several companies, or companies the store does not hold named (where no held one is, or to compare)."""
     why = None
@@ -116,13 +116,13 @@ def _unnamed(p: Parsed) -> Answer | None:
 
 
 # ----------------------------------------------------------------------------------------- facts
-def _asks_facts(p: Parsed) -> bool:
+def _asks_facts(p: Reading) -> bool:
     """Whether the facts may answer: a metric with concepts or a formula, and a period or a moment named in the
     question (then the latest period known at that moment)."""
     return bool(p.metric and (p.metric.concepts or p.metric.formula) and (p.periods or p.as_of))
 
 
-def _known_later(db: Db, p: Parsed, entities: list[Entity]) -> bool:
+def _known_later(db: Db, p: Reading, entities: list[Entity]) -> bool:
     """Whether the facts hold the asked figures at all (then an as-of miss is 'not yet known', not a
     reason to search the documents instead). A part of the company is never in them."""
     if p.part:
@@ -186,7 +186,7 @@ def _cite(db: Db, f: Figure) -> tuple[Citation, ...]:
     return tuple(out)
 
 
-def _lookup(db: Db, entity: Entity, p: Parsed, period: str | None, moment: datetime | None) -> Figure:
+def _lookup(db: Db, entity: Entity, p: Reading, period: str | None, moment: datetime | None) -> Figure:
     metric = _part_metric(db, entity, p) if p.part else p.metric
     return figure(db, entity.entity_id, metric, period, moment)
 
@@ -211,7 +211,7 @@ def _fits(part: str, dims: str) -> bool:
     return "".join(asked) == "".join(have) or set(asked) <= set(have)
 
 
-def _part_metric(db: Db, entity: Entity, p: Parsed) -> Metric:
+def _part_metric(db: Db, entity: Entity, p: Reading) -> Metric:
     """The metric narrowed to the part of the company the question names: the company's facts of the metric's
     concepts whose one dimension's member is that part (FSDS segments, products, regions). NotFound lists the
     parts it has where none fits, and the candidates where several do: never a guess, never the total."""
@@ -243,7 +243,7 @@ def _when(moment: datetime | None) -> str:
     return f" as known on {moment:%Y-%m-%d %H:%M:%S} UTC" if moment else ""
 
 
-def _describe(entity: Entity, f: Figure, p: Parsed) -> str:
+def _describe(entity: Entity, f: Figure, p: Reading) -> str:
     """What a figure is: company, metric, period and its dates, how it is reported or derived, each part with
     the filing that first reported it, when it became known, and the notes (which EPS, currency, calendar)."""
     how = f"reported as {f.concept}" if not f.formula else (
@@ -261,13 +261,13 @@ def _describe(entity: Entity, f: Figure, p: Parsed) -> str:
             f"parts: {parts}" + "".join(f"; {n}" for n in notes))
 
 
-def _growth_periods(p: Parsed) -> tuple[str, str]:
+def _growth_periods(p: Reading) -> tuple[str, str]:
     if len(p.periods) > 1:
         return p.periods[0], p.periods[1]
     return previous(p.periods[0]), p.periods[0]
 
 
-def _from_facts(db: Db, p: Parsed, entities: list[Entity], moment: datetime | None) -> Answer:
+def _from_facts(db: Db, p: Reading, entities: list[Entity], moment: datetime | None) -> Answer:
     when = _when(moment)
     period = p.periods[0] if p.periods else None
     try:
@@ -357,7 +357,7 @@ def _passages(hits: list[Any]) -> tuple[Citation, ...]:
     return tuple(out)
 
 
-def _from_text(db: Db, p: Parsed, moment: datetime | None, k: int) -> Answer:
+def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
     """Passages from the documents of the companies named (all documents when none is), one search per
     company (a table) when the question compares several."""
     if not db.sql("SELECT count(*) AS n FROM documents")["n"][0]:

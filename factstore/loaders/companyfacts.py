@@ -27,6 +27,7 @@ import pyarrow.compute as pc
 
 from factstore.errors import LoadError
 from factstore.loaders.batch import Batch, first_rows, sec_entity_id
+from factstore.resources import sql_text
 from factstore.timing import resolve_acceptances
 
 
@@ -286,7 +287,6 @@ class SubmissionsAhead:
         return [read.get(cik) for cik in ciks]  # type: ignore[misc]
 
 
-PARSE_SQL = Path(__file__).resolve().parents[2] / "sql" / "companyfacts.sql"
 GLOB = re.compile(r"[*?\[\]{}]")  # read_json would take such a name for a pattern
 _local = threading.local()
 
@@ -296,7 +296,7 @@ def _reader() -> duckdb.DuckDBPyConnection:
     con = getattr(_local, "con", None)
     if con is None:
         con = _local.con = duckdb.connect()
-        con.execute(PARSE_SQL.read_text())
+        con.execute(sql_text("companyfacts.sql"))
     return con
 
 

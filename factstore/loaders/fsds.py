@@ -23,8 +23,8 @@ import pandas as pd
 from factstore.errors import LoadError
 from factstore.loaders.batch import Batch
 from factstore.progress import progress_bar
+from factstore.resources import sql_text
 
-FSDS_SQL = Path(__file__).resolve().parents[2] / "sql" / "fsds.sql"
 SUB_FIELDS = ("adsh", "cik", "name", "form", "period", "filed", "accepted", "prevrpt")
 NUM_FIELDS = ("adsh", "tag", "version", "ddate", "qtrs", "uom", "value")
 FILES = ("sub.txt", "num.txt", "tag.txt")
@@ -150,7 +150,7 @@ def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], 
     one the store holds."""
     source = str(path)
     with fsds_files(path, progress) as files, duckdb.connect() as con:
-        con.execute(FSDS_SQL.read_text())
+        con.execute(sql_text("fsds.sql"))
         sub_path, num_path = files.get("sub.txt"), files["num.txt"]
         num_source = f"{source}: num.txt"
         sub_source = f"{source}: sub.txt"
