@@ -14,10 +14,11 @@ import pandas as pd
 from tqdm import tqdm
 
 import factstore
+from factstore import show
 from factstore.ask.evaluate import REAL_DATA
 from factstore.errors import FactstoreError
 from factstore.sec.client import SecClient
-from factstore.store import MODES, Fact, FactStore, LoadReport
+from factstore.store import MODES, FactStore, LoadReport
 from factstore.text.chunkers import STRATEGIES
 
 STRATEGY_NAMES = list(STRATEGIES)
@@ -39,39 +40,6 @@ def _period_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--period", help="fiscal label: FY2019, 2019Q1..2019Q4, 2019H1, 2019M9")
     parser.add_argument("--start", help="period start date (omit for an instant)")
     parser.add_argument("--end", help="period end date")
-
-
-def _print_frame(df: pd.DataFrame, as_json: bool) -> None:
-    if as_json:
-        print(df.to_json(orient="records", date_format="iso", default_handler=str))
-    elif df.empty:
-        print("(no rows)")
-    else:
-        with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200):
-            print(df.to_string(index=False))
-
-
-def number(value: float) -> str:
-    """A value for people: thousands separated, small values (per share) with decimals."""
-    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:,.4g}"
-
-
-def describe(fact: Fact) -> str:
-    """One fact in a few human lines: value, period, provenance."""
-    period = f"{fact.start}..{fact.end}" if fact.start else f"at {fact.end}"
-    label = f" {fact.fiscal_period}" if fact.fiscal_period else ""
-    lines = [f"{number(fact.value)} {fact.unit}  {fact.concept}{label} ({period})",
-             f"  known from {fact.known_since or fact.accepted_at:%Y-%m-%d %H:%M:%S} UTC, first reported in "
-             f"{fact.first_form or fact.form} {fact.first_source or fact.source}"]
-    if fact.first_source not in (None, fact.source):
-        lines.append(f"  last reported in {fact.form} {fact.source} ({fact.accepted_at:%Y-%m-%d %H:%M:%S} UTC)")
-    if fact.derived:
-        lines.append(f"  derived: {fact.formula}")
-        lines += [f"    {p['fiscal_period'] or ''} {p['concept']} {p['period_start']}..{p['period_end']} = "
-                  f"{number(p['value'])} ({p['form']} {p['filing_id']}, {p['accepted_at']:%Y-%m-%d %H:%M:%S})"
-                  for p in fact.parts]
-    lines += [f"  warning: {w}" for w in fact.warnings]
-    return "\n".join(lines)
 
 
 def cmd_load_course(store: FactStore, args: argparse.Namespace) -> None:
@@ -172,21 +140,21 @@ def cmd_fact(store: FactStore, args: argparse.Namespace) -> None:
     fact = store.fact(args.entity, _concepts(args.concept), start=args.start, end=args.end,
                       period=args.period, as_of=args.as_of, mode=args.mode, unit=args.unit, strict=True,
                       dims=_dims(args.dim))
-    print(json.dumps(fact.to_dict(), indent=2) if args.json else describe(fact))
+    print(json.dumps(fact.to_dict(), indent=2) if args.json else show.fact_lines(fact))
 
 
 def cmd_history(store: FactStore, args: argparse.Namespace) -> None:
-    _print_frame(store.history(args.entity, _concepts(args.concept), start=args.start, end=args.end,
-                               period=args.period, dims=_dims(args.dim)), args.json)
+    print(show.frame(store.history(args.entity, _concepts(args.concept), start=args.start, end=args.end,
+                                   period=args.period, dims=_dims(args.dim)), args.json))
 
 
 def cmd_quarters(store: FactStore, args: argparse.Namespace) -> None:
-    _print_frame(store.quarters(args.entity, _concepts(args.concept), as_of=args.as_of, mode=args.mode,
-                                dims=_dims(args.dim)), args.json)
+    print(show.frame(store.quarters(args.entity, _concepts(args.concept), as_of=args.as_of, mode=args.mode,
+                                    dims=_dims(args.dim)), args.json))
 
 
 def cmd_sql(store: FactStore, args: argparse.Namespace) -> None:
-    _print_frame(store.sql(args.query, args.param or None, write=args.write), args.json)
+    print(show.frame(store.sql(args.query, args.param or None, write=args.write), args.json))
 
 
 def cmd_load_fsds(store: FactStore, args: argparse.Namespace) -> None:
@@ -225,9 +193,7 @@ def cmd_search(store: FactStore, args: argparse.Namespace) -> None:
                            "text": h.text, "title": h.title} for h in hits], indent=2, ensure_ascii=False))
         return
     for rank, h in enumerate(hits, 1):
-        spans = ", ".join(f"{s}-{e}" for s, e in h.spans)
-        print(f"{rank}. [{h.score:.3f}] {h.title or h.doc_id} > {h.section or ''} ({h.doc_id} chars {spans})")
-        print("   " + h.text[:300].replace("\n", " ") + ("..." if len(h.text) > 300 else ""))
+        print(show.hit_lines(rank, h))
 
 
 def cmd_eval_retrieval(store: FactStore, args: argparse.Namespace) -> None:
@@ -256,18 +222,7 @@ def cmd_ask(store: FactStore, args: argparse.Namespace) -> None:
     if args.json:
         print(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False, default=str))
         return
-    value = f" = {number(answer.value)} {answer.unit or ''}" if answer.value is not None else ""
-    print(f"[{answer.kind}]{value}")
-    print(f"  {answer.explanation}")
-    for row in answer.table:
-        print("  | " + " | ".join(f"{k}: {number(v) if isinstance(v, float) else v}" for k, v in row.items()
-                                  if k != "text") + (" | " + " ".join(row["text"].split())[:120] + "..."
-                                                     if "text" in row else ""))
-    for c in answer.citations:
-        filing = f" ({c.form}, accepted {c.accepted_at:%Y-%m-%d %H:%M:%S} UTC)" if c.form and c.accepted_at else ""
-        where = f"chars {c.start}-{c.end}" if c.start is not None else "no span (its text is not stored, or lacks it)"
-        quote = c.text.replace("\n", " ")
-        print(f"  cite {c.doc}{filing} {where}: {quote[:160]}{'...' if len(quote) > 160 else ''}")
+    print(show.answer_lines(answer))
 
 
 def cmd_eval_ask(store: FactStore, args: argparse.Namespace) -> None:
@@ -549,13 +504,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-READING = {"fact", "history", "quarters", "sql", "search", "ask", "publish"}
+# commands that open the store read-only (sql unless --write); the rest may create and write it
+READ_ONLY_COMMANDS = {"fact", "history", "quarters", "sql", "search", "ask", "publish"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     run: Callable[[FactStore, argparse.Namespace], Any] = args.run
-    reading = args.command in READING and not getattr(args, "write", False)
+    reading = args.command in READ_ONLY_COMMANDS and not getattr(args, "write", False)
     try:
         path = None if args.db == ":memory:" else args.db
         with factstore.open(path, read_only=reading and path is not None, create=not reading) as store:

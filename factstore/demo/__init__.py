@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from factstore.cli import describe, number
 from factstore.demo.data import write_course_files
 from factstore.demo.reports import write_report_files
+from factstore.show import fact_lines, number
 from factstore.store import FactStore
 
 CACHE = Path(__file__).resolve().parents[2] / "data" / "cache"
@@ -56,7 +56,7 @@ def run_demo(store: FactStore, companies: int = 40) -> None:
 
     _say("What was Rapsa's revenue in Q4 2019, as known on 2020-06-30?")
     q4 = store.fact("RPS", REVENUE, period="2019Q4", as_of="2020-06-30", strict=True)
-    print(describe(q4))
+    print(fact_lines(q4))
     ref = store.sql("SELECT sales_millions FROM sales_reference WHERE entity_id = 'RPS' AND quarter_end = ?",
                     [q4.end])
     if len(ref):
