@@ -1,4 +1,11 @@
-"""The command line: a thin mirror of the Python API, one command per method."""
+"""The command line: a thin mirror of the Python API, one command per method.
+
+It starts fast: building the parser (`factstore --help`, `--version`, any command's `--help`) imports nothing
+heavy (no DuckDB, pandas, pyarrow, numpy, bm25s, requests, lxml...; tests/test_startup.py holds it to that). Each
+command imports what it needs when it runs, and main() opens the store only after the arguments parsed. The few
+values the parser needs from heavy modules are repeated here (MODES, REAL_DATA), and tests/test_startup.py checks
+they equal the originals; STRATEGIES comes from factstore.text.chunkers, which is light.
+"""
 
 from __future__ import annotations
 
@@ -7,21 +14,23 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
-
-import duckdb
-import pandas as pd
-from tqdm import tqdm
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import factstore
 from factstore import show
-from factstore.ask.evaluate import REAL_DATA
 from factstore.errors import FactstoreError
-from factstore.sec.client import SecClient
-from factstore.store import MODES, FactStore, LoadReport
 from factstore.text.chunkers import STRATEGIES
 
+if TYPE_CHECKING:
+    from factstore.loaders.batch import LoadReport
+    from factstore.sec.client import SecClient
+    from factstore.store import FactStore
+
 STRATEGY_NAMES = list(STRATEGIES)
+MODES = ("as_of", "first", "latest")  # factstore.store.MODES (that module imports DuckDB, pandas...)
+# factstore.ask.evaluate.REAL_DATA: the real SEC files beside the checkout (shared/real), or $FACTSTORE_REAL
+REAL_DATA = Path(os.environ.get("FACTSTORE_REAL", Path(__file__).resolve().parents[2] / "shared" / "real"))
 
 DEFAULT_DB = "factstore.duckdb"
 
@@ -82,6 +91,8 @@ def _sec_parser(parent: Any, name: str, run: Callable[[FactStore, argparse.Names
 
 
 def _client(args: argparse.Namespace) -> SecClient:
+    from factstore.sec.client import SecClient
+
     return SecClient(args.user_agent, base_url=args.base_url, cache_dir=args.cache, offline=args.offline)
 
 
@@ -103,6 +114,8 @@ def _reported(reports: list[LoadReport]) -> None:
 
 
 def _say(line: str) -> None:
+    from tqdm import tqdm
+
     tqdm.write(line)
     sys.stdout.flush()
 
@@ -197,6 +210,8 @@ def cmd_search(store: FactStore, args: argparse.Namespace) -> None:
 
 
 def cmd_eval_retrieval(store: FactStore, args: argparse.Namespace) -> None:
+    import pandas as pd
+
     from factstore.text.evaluate import evaluate, plot
 
     store.load_reports(args.documents)
@@ -226,6 +241,8 @@ def cmd_ask(store: FactStore, args: argparse.Namespace) -> None:
 
 
 def cmd_eval_ask(store: FactStore, args: argparse.Namespace) -> None:
+    import pandas as pd
+
     from factstore.ask.evaluate import evaluate_ask, numeric_questions, report_questions, summarize
 
     if args.real is not None:
@@ -247,6 +264,8 @@ def cmd_eval_ask(store: FactStore, args: argparse.Namespace) -> None:
 
 def _eval_ask_real(args: argparse.Namespace) -> None:
     """The real question set, in a store of its own (in memory) holding only the real companies."""
+    import pandas as pd
+
     from factstore.ask.evaluate import evaluate_real, load_real, real_questions, summarize_real
 
     with factstore.open() as real:
@@ -510,6 +529,8 @@ READ_ONLY_COMMANDS = {"fact", "history", "quarters", "sql", "search", "ask", "pu
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    import duckdb  # after parsing: --help and --version never import it
+
     run: Callable[[FactStore, argparse.Namespace], Any] = args.run
     reading = args.command in READ_ONLY_COMMANDS and not getattr(args, "write", False)
     try:

@@ -5,13 +5,16 @@ from __future__ import annotations
 import time
 from datetime import timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from factstore.demo.data import write_course_files
 from factstore.demo.reports import write_report_files
 from factstore.show import fact_lines, number
-from factstore.store import FactStore
+
+if TYPE_CHECKING:
+    from factstore.store import FactStore
 
 CACHE = Path(__file__).resolve().parents[2] / "data" / "cache"
 REVENUE = ["Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax", "SalesRevenueNet"]
