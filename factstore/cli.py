@@ -292,7 +292,7 @@ def cmd_publish(store: FactStore, args: argparse.Namespace) -> None:
 def cmd_demo(store: FactStore, args: argparse.Namespace) -> None:
     from factstore.demo import run_demo
 
-    run_demo(store, companies=args.companies)
+    run_demo(store, companies=args.companies, cache=args.cache)
 
 
 def _dim_option(parser: argparse.ArgumentParser) -> None:
@@ -515,10 +515,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = commands.add_parser("demo", help="generate the demo data, load it and ask it questions",
                                description="Generate the deterministic demo data (course format), load "
-                                           "it into --db and walk through point-in-time questions.")
+                                           "it into --db and walk through point-in-time questions. The data is "
+                                           "generated once into the cache folder and reused from there.")
     demo.add_argument("--companies", type=int, default=40, help="number of fictitious companies")
+    demo.add_argument("--cache", help="folder for the generated files (default: $FACTSTORE_CACHE, else "
+                                      "$XDG_CACHE_HOME/factstore or ~/.cache/factstore)")
     demo.add_argument("--db", default=os.environ.get("FACTSTORE_DB", "demo.duckdb"),
-                      help="store file (default: ./demo.duckdb)")
+                      help="store file (default: $FACTSTORE_DB or ./demo.duckdb)")
     demo.set_defaults(run=cmd_demo)
     return parser
 
