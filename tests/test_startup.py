@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 
@@ -115,3 +116,36 @@ print("ok")
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_modules_that_use_a_heavy_library_import_it_only_when_used():
+    """pyspark (factstore.spark), bm25s (tokenize's function words), tqdm (progress bars) and matplotlib (the
+    retrieval plot) stay out until a function needs them."""
+    code = "import factstore.spark, factstore.text.tokenize, factstore.progress, factstore.text.evaluate"
+    loaded = _loaded_after(code)
+    assert not loaded & {"pyspark", "bm25s", "tqdm", "matplotlib"}, loaded
+    assert "bm25s" in _loaded_after("from factstore.text.tokenize import FUNCTION_WORDS")
+    assert "tqdm" in _loaded_after("from factstore.progress import progress_bar\nprogress_bar([], progress=False)")
+
+
+def test_the_lazy_constants_are_the_eager_ones():
+    """tokenize.FUNCTION_WORDS and spark's schemas, made on first use (and once), are what the modules used to build
+    at import."""
+    from bm25s.stopwords import STOPWORDS_EN_PLUS, STOPWORDS_SPANISH
+
+    from factstore import spark
+    from factstore.text import tokenize
+
+    words = tokenize.FUNCTION_WORDS
+    assert words is tokenize.FUNCTION_WORDS
+    assert words == {token for word in (*STOPWORDS_SPANISH, *STOPWORDS_EN_PLUS)
+                     for token in re.findall(r"\w+", tokenize.normalize(word))}
+    assert {"de", "the", "which", "cual"} <= words
+    assert spark.PANEL_ASOF.simpleString() == (
+        "struct<date:timestamp_ntz,entity_id:string,concept:string,fiscal_period:string,period_start:date,"
+        "period_end:date,value:double,accepted_at:timestamp_ntz,derived:boolean,ttm:double>")
+    assert spark.FACTS_ASOF.simpleString() == (
+        "struct<entity_id:string,item:string,concept:string,unit:string,period_start:date,period_end:date,"
+        "value:double,filing_id:string,form:string,accepted_at:timestamp_ntz,first_value:double,restated:boolean,"
+        "n_versions:bigint>")
+    assert spark.PANEL_ASOF is spark.schema("PANEL_ASOF")
