@@ -1,4 +1,11 @@
-"""The command line: a thin mirror of the Python API, one command per method."""
+"""The command line: a thin mirror of the Python API, one command per method.
+
+It starts fast: building the parser (`factstore --help`, `--version`, any command's `--help`) imports nothing
+heavy (no DuckDB, pandas, pyarrow, numpy, bm25s, requests, lxml...; tests/test_startup.py holds it to that). Each
+command imports what it needs when it runs, and main() opens the store only after the arguments parsed. The few
+values the parser needs from heavy modules are repeated here (MODES, REAL_DATA), and tests/test_startup.py checks
+they equal the originals; STRATEGIES comes from factstore.text.chunkers, which is light.
+"""
 
 from __future__ import annotations
 
@@ -7,20 +14,23 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
-
-import duckdb
-import pandas as pd
-from tqdm import tqdm
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import factstore
+from factstore import show
 from factstore.errors import FactstoreError
-from factstore.evaluate.ask import REAL_DATA
-from factstore.sec.client import SecClient
-from factstore.store import MODES, Fact, FactStore, LoadReport
 from factstore.text.chunkers import STRATEGIES
 
+if TYPE_CHECKING:
+    from factstore.loaders.batch import LoadReport
+    from factstore.sec.client import SecClient
+    from factstore.store import FactStore
+
 STRATEGY_NAMES = list(STRATEGIES)
+MODES = ("as_of", "first", "latest")  # factstore.store.MODES (that module imports DuckDB, pandas...)
+# factstore.evaluate.ask.REAL_DATA: the real SEC files beside the checkout (shared/real), or $FACTSTORE_REAL
+REAL_DATA = Path(os.environ.get("FACTSTORE_REAL", Path(__file__).resolve().parents[2] / "shared" / "real"))
 
 DEFAULT_DB = "factstore.duckdb"
 
@@ -39,39 +49,6 @@ def _period_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--period", help="fiscal label: FY2019, 2019Q1..2019Q4, 2019H1, 2019M9")
     parser.add_argument("--start", help="period start date (omit for an instant)")
     parser.add_argument("--end", help="period end date")
-
-
-def _print_frame(df: pd.DataFrame, as_json: bool) -> None:
-    if as_json:
-        print(df.to_json(orient="records", date_format="iso", default_handler=str))
-    elif df.empty:
-        print("(no rows)")
-    else:
-        with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200):
-            print(df.to_string(index=False))
-
-
-def number(value: float) -> str:
-    """A value for people: thousands separated, small values (per share) with decimals."""
-    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:,.4g}"
-
-
-def describe(fact: Fact) -> str:
-    """One fact in a few human lines: value, period, provenance."""
-    period = f"{fact.start}..{fact.end}" if fact.start else f"at {fact.end}"
-    label = f" {fact.fiscal_period}" if fact.fiscal_period else ""
-    lines = [f"{number(fact.value)} {fact.unit}  {fact.concept}{label} ({period})",
-             f"  known from {fact.known_since or fact.accepted_at:%Y-%m-%d %H:%M:%S} UTC, first reported in "
-             f"{fact.first_form or fact.form} {fact.first_source or fact.source}"]
-    if fact.first_source not in (None, fact.source):
-        lines.append(f"  last reported in {fact.form} {fact.source} ({fact.accepted_at:%Y-%m-%d %H:%M:%S} UTC)")
-    if fact.derived:
-        lines.append(f"  derived: {fact.formula}")
-        lines += [f"    {p['fiscal_period'] or ''} {p['concept']} {p['period_start']}..{p['period_end']} = "
-                  f"{number(p['value'])} ({p['form']} {p['filing_id']}, {p['accepted_at']:%Y-%m-%d %H:%M:%S})"
-                  for p in fact.parts]
-    lines += [f"  warning: {w}" for w in fact.warnings]
-    return "\n".join(lines)
 
 
 def cmd_load_course(store: FactStore, args: argparse.Namespace) -> None:
@@ -114,6 +91,8 @@ def _sec_parser(parent: Any, name: str, run: Callable[[FactStore, argparse.Names
 
 
 def _client(args: argparse.Namespace) -> SecClient:
+    from factstore.sec.client import SecClient
+
     return SecClient(args.user_agent, base_url=args.base_url, cache_dir=args.cache, offline=args.offline)
 
 
@@ -135,6 +114,8 @@ def _reported(reports: list[LoadReport]) -> None:
 
 
 def _say(line: str) -> None:
+    from tqdm import tqdm
+
     tqdm.write(line)
     sys.stdout.flush()
 
@@ -172,21 +153,21 @@ def cmd_fact(store: FactStore, args: argparse.Namespace) -> None:
     fact = store.fact(args.entity, _concepts(args.concept), start=args.start, end=args.end,
                       period=args.period, as_of=args.as_of, mode=args.mode, unit=args.unit, strict=True,
                       dims=_dims(args.dim))
-    print(json.dumps(fact.to_dict(), indent=2) if args.json else describe(fact))
+    print(json.dumps(fact.to_dict(), indent=2) if args.json else show.fact_lines(fact))
 
 
 def cmd_history(store: FactStore, args: argparse.Namespace) -> None:
-    _print_frame(store.history(args.entity, _concepts(args.concept), start=args.start, end=args.end,
-                               period=args.period, dims=_dims(args.dim)), args.json)
+    print(show.frame(store.history(args.entity, _concepts(args.concept), start=args.start, end=args.end,
+                                   period=args.period, dims=_dims(args.dim)), args.json))
 
 
 def cmd_quarters(store: FactStore, args: argparse.Namespace) -> None:
-    _print_frame(store.quarters(args.entity, _concepts(args.concept), as_of=args.as_of, mode=args.mode,
-                                dims=_dims(args.dim)), args.json)
+    print(show.frame(store.quarters(args.entity, _concepts(args.concept), as_of=args.as_of, mode=args.mode,
+                                    dims=_dims(args.dim)), args.json))
 
 
 def cmd_sql(store: FactStore, args: argparse.Namespace) -> None:
-    _print_frame(store.sql(args.query, args.param or None, write=args.write), args.json)
+    print(show.frame(store.sql(args.query, args.param or None, write=args.write), args.json))
 
 
 def cmd_load_fsds(store: FactStore, args: argparse.Namespace) -> None:
@@ -225,12 +206,12 @@ def cmd_search(store: FactStore, args: argparse.Namespace) -> None:
                            "text": h.text, "title": h.title} for h in hits], indent=2, ensure_ascii=False))
         return
     for rank, h in enumerate(hits, 1):
-        spans = ", ".join(f"{s}-{e}" for s, e in h.spans)
-        print(f"{rank}. [{h.score:.3f}] {h.title or h.doc_id} > {h.section or ''} ({h.doc_id} chars {spans})")
-        print("   " + h.text[:300].replace("\n", " ") + ("..." if len(h.text) > 300 else ""))
+        print(show.hit_lines(rank, h))
 
 
 def cmd_eval_retrieval(store: FactStore, args: argparse.Namespace) -> None:
+    import pandas as pd
+
     from factstore.evaluate.retrieval import evaluate, plot
 
     store.load_reports(args.documents)
@@ -256,21 +237,12 @@ def cmd_ask(store: FactStore, args: argparse.Namespace) -> None:
     if args.json:
         print(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False, default=str))
         return
-    value = f" = {number(answer.value)} {answer.unit or ''}" if answer.value is not None else ""
-    print(f"[{answer.kind}]{value}")
-    print(f"  {answer.explanation}")
-    for row in answer.table:
-        print("  | " + " | ".join(f"{k}: {number(v) if isinstance(v, float) else v}" for k, v in row.items()
-                                  if k != "text") + (" | " + " ".join(row["text"].split())[:120] + "..."
-                                                     if "text" in row else ""))
-    for c in answer.citations:
-        filing = f" ({c.form}, accepted {c.accepted_at:%Y-%m-%d %H:%M:%S} UTC)" if c.form and c.accepted_at else ""
-        where = f"chars {c.start}-{c.end}" if c.start is not None else "no span (its text is not stored, or lacks it)"
-        quote = c.text.replace("\n", " ")
-        print(f"  cite {c.doc}{filing} {where}: {quote[:160]}{'...' if len(quote) > 160 else ''}")
+    print(show.answer_lines(answer))
 
 
 def cmd_eval_ask(store: FactStore, args: argparse.Namespace) -> None:
+    import pandas as pd
+
     from factstore.evaluate.ask import evaluate_ask, numeric_questions, report_questions, summarize
 
     if args.real is not None:
@@ -292,6 +264,8 @@ def cmd_eval_ask(store: FactStore, args: argparse.Namespace) -> None:
 
 def _eval_ask_real(args: argparse.Namespace) -> None:
     """The real question set, in a store of its own (in memory) holding only the real companies."""
+    import pandas as pd
+
     from factstore.evaluate.ask import evaluate_real, load_real, real_questions, summarize_real
 
     with factstore.open() as real:
@@ -318,8 +292,42 @@ def cmd_publish(store: FactStore, args: argparse.Namespace) -> None:
 def cmd_demo(store: FactStore, args: argparse.Namespace) -> None:
     from factstore.demo import run_demo
 
-    run_demo(store, companies=args.companies)
+    run_demo(store, companies=args.companies, cache=args.cache)
 
+
+def cmd_resolve(store: FactStore, args: argparse.Namespace) -> None:
+    for name in args.names:
+        print(f"{name}\t{store.resolve_entity(name)}")
+
+
+def cmd_concepts(store: FactStore, args: argparse.Namespace) -> None:
+    print("\n".join(store.resolve_concepts(_concepts(args.concept))))
+
+
+def cmd_dimensions(store: FactStore, args: argparse.Namespace) -> None:
+    concept = _concepts(args.concept) if args.concept else None
+    print(show.frame(store.dimensions(args.entity, concept), args.json))
+
+
+def cmd_facts(store: FactStore, args: argparse.Namespace) -> None:
+    import pandas as pd
+
+    questions = pd.read_csv(args.questions, dtype=str, keep_default_na=False).replace("", None)
+    print(show.frame(store.facts(questions, as_of=args.as_of, mode=args.mode), args.json))
+
+
+def cmd_panel(store: FactStore, args: argparse.Namespace) -> None:
+    print(show.frame(store.panel(args.ticker, [c.strip() for c in args.concept.split(",")], args.date, ttm=args.ttm,
+                                 mode=args.mode, wide=args.wide, dims=_dims(args.dim)), args.json))
+
+
+def cmd_document(store: FactStore, args: argparse.Namespace) -> None:
+    doc = store.document(args.doc_id)
+    if args.sections:
+        for s in doc.sections:
+            print(f"{s.start}-{s.end}\t{' > '.join(s.path) or s.heading}")
+    else:
+        print(doc.text)
 
 def _dim_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dim", action="append", metavar="AXIS=MEMBER",
@@ -541,21 +549,84 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = commands.add_parser("demo", help="generate the demo data, load it and ask it questions",
                                description="Generate the deterministic demo data (course format), load "
-                                           "it into --db and walk through point-in-time questions.")
+                                           "it into --db and walk through point-in-time questions. The data is "
+                                           "generated once into the cache folder and reused from there.")
     demo.add_argument("--companies", type=int, default=40, help="number of fictitious companies")
+    demo.add_argument("--cache", help="folder for the generated files (default: $FACTSTORE_CACHE, else "
+                                      "$XDG_CACHE_HOME/factstore or ~/.cache/factstore)")
     demo.add_argument("--db", default=os.environ.get("FACTSTORE_DB", "demo.duckdb"),
-                      help="store file (default: ./demo.duckdb)")
+                      help="store file (default: $FACTSTORE_DB or ./demo.duckdb)")
     demo.set_defaults(run=cmd_demo)
+    resolve = commands.add_parser("resolve", help="the entity a ticker, CIK or name stands for",
+                                  description="Each name's entity_id: tickers, CIKs (with or without zeros), "
+                                              "current and former names, curated aliases; refused where unknown "
+                                              "or ambiguous, with the candidates.")
+    resolve.add_argument("names", nargs="+", help="tickers, CIKs or company names")
+    _db_option(resolve)
+    resolve.set_defaults(run=cmd_resolve)
+
+    concepts = commands.add_parser("concepts", help="the qualified concepts a name stands for",
+                                   description="Qualified concepts for a concept name or a comma-separated list "
+                                               "('Revenues' -> us-gaap:Revenues), taxonomies in order.")
+    concepts.add_argument("concept", help="concept name or comma-separated list")
+    _db_option(concepts)
+    concepts.set_defaults(run=cmd_concepts)
+
+    dimensions = commands.add_parser("dimensions", help="an entity's dimensional facts (segments, products...)",
+                                     description="Per concept key: its concept, its dimensions as Axis=Member "
+                                                 "and how many reports (FSDS segments, products, regions).")
+    dimensions.add_argument("entity", help="ticker, CIK or name")
+    dimensions.add_argument("--concept", help="only these concepts (comma-separated)")
+    dimensions.add_argument("--json", action="store_true", help="print JSON records")
+    _db_option(dimensions)
+    dimensions.set_defaults(run=cmd_dimensions)
+
+    facts = commands.add_parser("facts", help="many exact-period lookups from a CSV file",
+                                description="Answer each row of a CSV (entity, concept, period_end, optional "
+                                            "period_start and as_of) with value, unit, filing, form and time.")
+    facts.add_argument("questions", help="CSV file of questions")
+    facts.add_argument("--as-of", help="moment for rows without an as_of (UTC unless it says)")
+    facts.add_argument("--mode", choices=MODES, default="as_of")
+    facts.add_argument("--json", action="store_true", help="print JSON records")
+    _db_option(facts)
+    facts.set_defaults(run=cmd_facts)
+
+    panel = commands.add_parser("panel", help="a backtest panel: tickers x concepts x dates",
+                                description="For each date, ticker and concept the newest fiscal quarter known "
+                                            "strictly before the date, with its as-of value.")
+    panel.add_argument("--ticker", action="append", required=True, help="ticker or CIK (repeat for several)")
+    panel.add_argument("--concept", required=True, help="concepts, comma-separated")
+    panel.add_argument("--date", action="append", required=True, help="date (repeat for several)")
+    panel.add_argument("--ttm", action="store_true", help="add trailing twelve months")
+    panel.add_argument("--mode", choices=MODES, default="as_of")
+    panel.add_argument("--wide", action="store_true", help="a value column per concept")
+    _dim_option(panel)
+    panel.add_argument("--json", action="store_true", help="print JSON records")
+    _db_option(panel)
+    panel.set_defaults(run=cmd_panel)
+
+    document = commands.add_parser("document", help="a stored document's text or sections",
+                                   description="The text of a stored document (as parsed), or its sections with "
+                                               "their character offsets.")
+    document.add_argument("doc_id", help="document id (an accession for SEC filings)")
+    document.add_argument("--sections", action="store_true", help="list sections with offsets instead")
+    _db_option(document)
+    document.set_defaults(run=cmd_document)
+
     return parser
 
 
-READING = {"fact", "history", "quarters", "sql", "search", "ask", "publish"}
+# commands that open the store read-only (sql unless --write); the rest may create and write it
+READ_ONLY_COMMANDS = {"fact", "history", "quarters", "sql", "search", "ask", "publish", "resolve", "concepts",
+                      "dimensions", "facts", "panel", "document"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    import duckdb  # after parsing: --help and --version never import it
+
     run: Callable[[FactStore, argparse.Namespace], Any] = args.run
-    reading = args.command in READING and not getattr(args, "write", False)
+    reading = args.command in READ_ONLY_COMMANDS and not getattr(args, "write", False)
     try:
         path = None if args.db == ":memory:" else args.db
         with factstore.open(path, read_only=reading and path is not None, create=not reading) as store:

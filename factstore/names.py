@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 
 from factstore.errors import Ambiguous, NotFound
 from factstore.resources import data_file
-from factstore.text.tokenize import FUNCTION_WORDS, normalize
+from factstore.text import tokenize
+from factstore.text.tokenize import normalize
 
 if TYPE_CHECKING:
     from factstore.db import Db
@@ -76,8 +77,8 @@ def acronyms(name: str) -> set[str]:
     tsm), and with the C of Co or Corp (tsmc). Names of fewer than three initials have none."""
     words = filer_words(name)
     core = core_words(words)
-    initials = [w[0] for w in core if w not in FUNCTION_WORDS and w.isalpha()]
-    if len(initials) != len([w for w in core if w not in FUNCTION_WORDS]):
+    initials = [w[0] for w in core if w not in tokenize.FUNCTION_WORDS and w.isalpha()]
+    if len(initials) != len([w for w in core if w not in tokenize.FUNCTION_WORDS]):
         return set()  # a name with a number in it has no acronym
     out = {"".join(initials)} if len(initials) >= 3 else set()
     if len(initials) >= 2 and _COMPANY & set(words[len(core):]):
@@ -197,7 +198,7 @@ class Names:
         for key in {" ".join(words), *(" ".join(body[:n]) for n in range(len(core), len(body) + 1))}:
             self._add_key(key, i, typos=True)
         for n in range(max(2, len(core) // 2), len(core)):
-            if core[n - 1] not in FUNCTION_WORDS:
+            if core[n - 1] not in tokenize.FUNCTION_WORDS:
                 self._add_key(" ".join(core[:n]), i)
 
     # ------------------------------------------------------------------ one name
@@ -269,7 +270,7 @@ class Names:
                 continue
             word = _POSSESSIVE.sub("", t).strip(_EDGE).rstrip(".")
             if (_TICKER_LIKE.fullmatch(word) and _in_capitals(word)) or (
-                    _POSSESSIVE.search(t) and _capitalized(t) and not set(name_words(word)) <= FUNCTION_WORDS):
+                    _POSSESSIVE.search(t) and _capitalized(t) and not set(name_words(word)) <= tokenize.FUNCTION_WORDS):
                 out.unknown.append(word)
         return out
 
@@ -303,7 +304,7 @@ class Names:
                       ) -> list[_Match]:
         out: list[_Match] = []
         for i, (word, start, _, capital) in enumerate(words):
-            if not capital or word in FUNCTION_WORDS or any(t.start <= start < t.end for t in (*taken, *out)):
+            if not capital or word in tokenize.FUNCTION_WORDS or any(t.start <= start < t.end for t in (*taken, *out)):
                 continue
             for n in range(min(self._longest, len(words) - i), 0, -1):
                 end = words[i + n - 1][2]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tqdm import tqdm
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 
 def progress_bar(iterable: Any = None, *, progress: bool | None = None, **options: Any) -> tqdm:
-    """A tqdm bar that follows factstore's `progress` argument."""
+    """A tqdm bar that follows factstore's `progress` argument (tqdm is imported on the first bar)."""
+    from tqdm import tqdm
+
     return tqdm(iterable, disable=None if progress is None else not progress, **options)

@@ -15,6 +15,9 @@ called again.
     from factstore import spark as fs
     spark = SparkSession.builder.getOrCreate()
     fs.panel(spark, "published/", ["RPS", "BSMH"], ["Revenues"], ["2021-03-31", "2021-06-30"], ttm=True).show()
+
+pyspark is imported when a function here first runs, not with the module: the partitions' workers unpickle
+`_Partition` (which needs DuckDB and Arrow only) by importing this module.
 """
 
 from __future__ import annotations
@@ -22,47 +25,66 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import reduce
+from functools import cache, reduce
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import pyarrow as pa
-from pyspark.sql import DataFrame, SparkSession
-from pyspark.sql import functions as F
-from pyspark.sql.pandas.types import to_arrow_schema
-from pyspark.sql.types import (
-    BooleanType,
-    DateType,
-    DoubleType,
-    LongType,
-    StringType,
-    StructField,
-    StructType,
-    TimestampNTZType,
-)
 
 import factstore
 from factstore import feed
 from factstore.errors import FactstoreError
 from factstore.resources import sql_text
-from factstore.store import FactStore
 from factstore.timing import as_of_timestamp
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.types import StructType
+
+    from factstore.store import FactStore
 
 MACROS = "\n".join(sql_text(name) for name in ("schema.sql", "macros.sql", "panel.sql"))
 TABLE = "_table"  # the column naming the snapshot table each row of a partition's input comes from
 DATES = "panel_dates"  # the partition's table of panel dates
 
-# the macros' rows as Spark types: the store's times are naive UTC (TIMESTAMP_NTZ), its dates DATE
-TEXT, DAY, TIME, NUMBER, FLAG = StringType(), DateType(), TimestampNTZType(), DoubleType(), BooleanType()
-PANEL_ASOF = StructType([StructField(name, kind) for name, kind in (
-    ("date", TIME), ("entity_id", TEXT), ("concept", TEXT), ("fiscal_period", TEXT), ("period_start", DAY),
-    ("period_end", DAY), ("value", NUMBER), ("accepted_at", TIME), ("derived", FLAG), ("ttm", NUMBER))])
-FACTS_ASOF = StructType([StructField(name, kind) for name, kind in (
-    ("entity_id", TEXT), ("item", TEXT), ("concept", TEXT), ("unit", TEXT), ("period_start", DAY),
-    ("period_end", DAY), ("value", NUMBER), ("filing_id", TEXT), ("form", TEXT), ("accepted_at", TIME),
-    ("first_value", NUMBER), ("restated", FLAG), ("n_versions", LongType()))])
+# the macros' rows, as Spark types by schema(): the store's times are naive UTC (TIMESTAMP_NTZ), its dates DATE
+COLUMNS = {
+    "PANEL_ASOF": (("date", "time"), ("entity_id", "text"), ("concept", "text"), ("fiscal_period", "text"),
+                   ("period_start", "day"), ("period_end", "day"), ("value", "number"), ("accepted_at", "time"),
+                   ("derived", "flag"), ("ttm", "number")),
+    "FACTS_ASOF": (("entity_id", "text"), ("item", "text"), ("concept", "text"), ("unit", "text"),
+                   ("period_start", "day"), ("period_end", "day"), ("value", "number"), ("filing_id", "text"),
+                   ("form", "text"), ("accepted_at", "time"), ("first_value", "number"), ("restated", "flag"),
+                   ("n_versions", "long")),
+}
 LONG = ["date", "ticker", "concept", "fiscal_period", "period_start", "period_end", "value", "accepted_at", "derived"]
+
+
+@cache
+def schema(name: str) -> StructType:
+    """The Spark schema of COLUMNS[name] ("PANEL_ASOF", "FACTS_ASOF"); pyspark is imported here."""
+    from pyspark.sql.types import (
+        BooleanType,
+        DateType,
+        DoubleType,
+        LongType,
+        StringType,
+        StructField,
+        StructType,
+        TimestampNTZType,
+    )
+
+    kinds = {"text": StringType(), "day": DateType(), "time": TimestampNTZType(), "number": DoubleType(),
+             "flag": BooleanType(), "long": LongType()}
+    return StructType([StructField(column, kinds[kind]) for column, kind in COLUMNS[name]])
+
+
+def __getattr__(name: str) -> Any:
+    """PANEL_ASOF and FACTS_ASOF, the Spark schemas of before, made on first use."""
+    if name in COLUMNS:
+        return schema(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def panel(spark: SparkSession, target: str | Path, tickers: Iterable[str | int], concepts: Iterable[str],
@@ -70,6 +92,10 @@ def panel(spark: SparkSession, target: str | Path, tickers: Iterable[str | int],
     """`store.panel` (long form) of the snapshot published at TARGET as a Spark DataFrame: the same columns, rows
     and row order (date, then tickers and concepts as given). `partitions`: how many the entities are spread over
     (default: Spark's default parallelism, a multiple of it where there would be over feed.BATCH entities in one)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    panel_asof = schema("PANEL_ASOF")
     with _snapshot(target) as store:
         params, moments = feed.inputs(store, tickers, concepts, dates, mode)
         snapshot = store.snapshot
@@ -84,9 +110,9 @@ def panel(spark: SparkSession, target: str | Path, tickers: Iterable[str | int],
     answer = _Partition(
         {t: df.columns for t, df in tables.items()},
         f"SELECT * FROM panel_asof('{DATES}', $concepts, mode := $mode)",
-        {"concepts": params["concepts"], "mode": mode}, to_arrow_schema(PANEL_ASOF),
+        {"concepts": params["concepts"], "mode": mode}, to_arrow_schema(panel_asof),
         pa.table({"date": pa.array(moments, pa.timestamp("us"))}))
-    rows = _by_entity(tables, partitions or _partitions(spark, len(entities))).mapInArrow(answer, PANEL_ASOF)
+    rows = _by_entity(tables, partitions or _partitions(spark, len(entities))).mapInArrow(answer, panel_asof)
     given = spark.createDataFrame(list(zip(params["entity_ids"], params["tickers"], params["t_no"], strict=True)),
                                   "entity_id STRING, ticker STRING, t_no INT")
     names = spark.createDataFrame(list(zip(params["concepts"], params["names"], params["c_no"], strict=True)),
@@ -102,6 +128,9 @@ def facts_asof(spark: SparkSession, target: str | Path, as_of: Any, *, mode: str
     """The `facts_asof` macro (sql/macros.sql) over every entity of the snapshot published at TARGET: each fact's
     value as of `as_of` (None: all published), as first reported or the newest (`mode`), with its filing; rows
     unordered, as the macro's. `partitions` as in `panel`."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    facts = schema("FACTS_ASOF")
     with _snapshot(target) as store:
         store.check_mode(mode)
         moment = as_of_timestamp(as_of)
@@ -109,8 +138,8 @@ def facts_asof(spark: SparkSession, target: str | Path, as_of: Any, *, mode: str
         entities = int(store.sql("SELECT count(*) AS n FROM entities")["n"].iloc[0])
     reports = spark.read.parquet(str(snapshot / "reports"))
     answer = _Partition({"reports": reports.columns}, "SELECT * FROM facts_asof($as_of, mode := $mode)",
-                        {"as_of": moment, "mode": mode}, to_arrow_schema(FACTS_ASOF))
-    return _by_entity({"reports": reports}, partitions or _partitions(spark, entities)).mapInArrow(answer, FACTS_ASOF)
+                        {"as_of": moment, "mode": mode}, to_arrow_schema(facts))
+    return _by_entity({"reports": reports}, partitions or _partitions(spark, entities)).mapInArrow(answer, facts)
 
 
 def _snapshot(target: str | Path) -> FactStore:
@@ -134,6 +163,8 @@ def _partitions(spark: SparkSession, entities: int) -> int:
 def _by_entity(tables: dict[str, DataFrame], partitions: int) -> DataFrame:
     """The tables' rows in one DataFrame (every table's columns, TABLE naming each row's table), hash-partitioned
     by entity_id: all of an entity's rows in one partition."""
+    from pyspark.sql import functions as F
+
     tagged = [df.withColumn(TABLE, F.lit(name)) for name, df in tables.items()]
     rows = reduce(lambda a, b: a.unionByName(b, allowMissingColumns=True), tagged)
     return rows.repartition(partitions, "entity_id")

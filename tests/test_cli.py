@@ -87,3 +87,26 @@ def test_bad_file_via_cli_names_it(tmp_path, capsys):
     code = main(["load", "course", "--xbrl", str(tmp_path / "x.parquet"), "--db", str(tmp_path / "s.duckdb")])
     assert code == 1
     assert f"{tmp_path / 'x.parquet'}, field 'forma': missing column" in capsys.readouterr().err
+
+
+def test_demo_generates_into_its_cache_and_reuses_it(tmp_path, capsys, monkeypatch):
+    """The demo's files go to --cache (else $FACTSTORE_CACHE, else the user's cache folder), never beside the
+    package; a second run reads them back rather than generating them again."""
+    from factstore.demo import cache_dir, demo_files, report_files
+
+    cache = tmp_path / "cache"
+    assert main(["demo", "--companies", "3", "--cache", str(cache), "--db", str(tmp_path / "demo.duckdb")]) == 0
+    out = capsys.readouterr().out
+    assert f"demo data: {cache / 'demo-3'}" in out and "derived: FY - 9M" in out and "[fact]" in out
+    made = {p: p.stat().st_mtime_ns for p in cache.rglob("*") if p.is_file()}
+    assert {p.parent.name for p in made} == {"demo-3", "reports"} and len(made) == 6
+    assert set(demo_files(3, cache).values()) | set(report_files(cache).values()) == set(made)
+    assert {p: p.stat().st_mtime_ns for p in made} == made
+    monkeypatch.setenv("FACTSTORE_CACHE", str(tmp_path / "elsewhere"))
+    assert cache_dir() == tmp_path / "elsewhere"
+    monkeypatch.delenv("FACTSTORE_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_dir() == tmp_path / "xdg" / "factstore"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache_dir() == tmp_path / "home" / ".cache" / "factstore"

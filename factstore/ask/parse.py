@@ -14,7 +14,8 @@ from importlib.resources.abc import Traversable
 
 from factstore.names import Entity, Found, Names, acronyms, name_words
 from factstore.resources import data_file
-from factstore.text.tokenize import FUNCTION_WORDS, normalize
+from factstore.text import tokenize
+from factstore.text.tokenize import normalize
 
 METRICS_FILE = data_file("metrics.csv")
 
@@ -245,7 +246,7 @@ def find_part(words: list[str], span: tuple[int, int], own: set[str]) -> str | N
     for word in reversed(words[:start]):
         if word == "s" or (neutral(word) and not before):  # possessive "Apple's", "FY2024 ..."
             continue
-        if word in FUNCTION_WORDS or neutral(word):
+        if word in tokenize.FUNCTION_WORDS or neutral(word):
             break
         before.insert(0, word)
     if before:
@@ -254,8 +255,8 @@ def find_part(words: list[str], span: tuple[int, int], own: set[str]) -> str | N
         if words[i] not in _LEADS:
             continue
         rest = [w for w in words[i + 1:] if w != "s"]
-        at = next((j for j, w in enumerate(rest) if w not in FUNCTION_WORDS), len(rest))
-        after = list(itertools.takewhile(lambda w: w not in FUNCTION_WORDS and not neutral(w), rest[at:]))
+        at = next((j for j, w in enumerate(rest) if w not in tokenize.FUNCTION_WORDS), len(rest))
+        after = list(itertools.takewhile(lambda w: w not in tokenize.FUNCTION_WORDS and not neutral(w), rest[at:]))
         if after:
             return " ".join(after)
     return None

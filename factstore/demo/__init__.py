@@ -1,25 +1,44 @@
-"""The demo: generate the course-format demo data, load it, and ask the questions the store exists for."""
+"""The demo: generate the course-format demo data, load it, and ask the questions the store exists for.
+
+The generated files (deterministic: the same for the same arguments, so made once and reused) go to a cache folder,
+the same rule from a wheel as from a checkout: $FACTSTORE_CACHE if set, else the user's cache folder,
+$XDG_CACHE_HOME/factstore or ~/.cache/factstore (`factstore demo --cache DIR` names another). Under it,
+demo-<companies>/ holds the course files and reports/ the report corpus. (It used to be data/cache/ of the
+checkout, found from this file's path: in an installed wheel that was site-packages/data/cache.)
+"""
 
 from __future__ import annotations
 
+import os
 import time
 from datetime import timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from factstore.cli import describe, number
 from factstore.demo.data import write_course_files
 from factstore.demo.reports import write_report_files
-from factstore.store import FactStore
+from factstore.show import fact_lines, number
 
-CACHE = Path(__file__).resolve().parents[2] / "data" / "cache"
+if TYPE_CHECKING:
+    from factstore.store import FactStore
+
+CACHE_ENV = "FACTSTORE_CACHE"
 REVENUE = ["Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax", "SalesRevenueNet"]
 
 
-def demo_files(companies: int = 40) -> dict[str, Path]:
-    """The demo data files (generated once into data/cache/, deterministic)."""
-    folder = CACHE / f"demo-{companies}"
+def cache_dir() -> Path:
+    """The folder the demo's generated files go to: $FACTSTORE_CACHE, else $XDG_CACHE_HOME/factstore, else
+    ~/.cache/factstore."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "factstore"
+
+
+def demo_files(companies: int = 40, cache: str | Path | None = None) -> dict[str, Path]:
+    """The demo data files, generated once into <cache>/demo-<companies>/ (deterministic; cache: cache_dir())."""
+    folder = Path(cache or cache_dir()) / f"demo-{companies}"
     names = {"documents": "filings6_documentos.parquet", "xbrl": "filings6_xbrl.parquet",
              "sales": "acciones6_ventas.csv"}
     paths = {k: folder / v for k, v in names.items()}
@@ -28,9 +47,9 @@ def demo_files(companies: int = 40) -> dict[str, Path]:
     return paths
 
 
-def report_files() -> dict[str, Path]:
-    """The demo report corpus files (rag6 format), generated once into data/cache/."""
-    folder = CACHE / "reports"
+def report_files(cache: str | Path | None = None) -> dict[str, Path]:
+    """The demo report corpus files (rag6 format), generated once into <cache>/reports/ (cache: cache_dir())."""
+    folder = Path(cache or cache_dir()) / "reports"
     paths = {k: folder / v for k, v in {"documents": "rag6_documentos.parquet", "passages": "rag6_pasajes.parquet",
                                         "questions": "rag6_preguntas.csv"}.items()}
     if not all(p.exists() for p in paths.values()):
@@ -42,9 +61,10 @@ def _say(title: str) -> None:
     print(f"\n== {title}")
 
 
-def run_demo(store: FactStore, companies: int = 40) -> None:
-    """Load the demo data into `store` and walk through point-in-time questions."""
-    files = demo_files(companies)
+def run_demo(store: FactStore, companies: int = 40, cache: str | Path | None = None) -> None:
+    """Load the demo data into `store` and walk through point-in-time questions (the data generated into, or read
+    from, the cache folder: see the module docstring)."""
+    files = demo_files(companies, cache)
     started = time.perf_counter()
     report = store.load_course(xbrl=files["xbrl"], documents=files["documents"], sales=files["sales"])
     seconds = time.perf_counter() - started
@@ -56,7 +76,7 @@ def run_demo(store: FactStore, companies: int = 40) -> None:
 
     _say("What was Rapsa's revenue in Q4 2019, as known on 2020-06-30?")
     q4 = store.fact("RPS", REVENUE, period="2019Q4", as_of="2020-06-30", strict=True)
-    print(describe(q4))
+    print(fact_lines(q4))
     ref = store.sql("SELECT sales_millions FROM sales_reference WHERE entity_id = 'RPS' AND quarter_end = ?",
                     [q4.end])
     if len(ref):
@@ -106,7 +126,7 @@ def run_demo(store: FactStore, companies: int = 40) -> None:
     print(f"  {query}")
     print(store.sql(query).to_string(index=False))
     _say("Which risks does Busmar Hogar name? (BM25 over chunked reports; citations are character offsets)")
-    reports = report_files()
+    reports = report_files(cache)
     store.load_reports(reports["documents"])
     for rank, hit in enumerate(store.search("¿Qué riesgos principales señala Busmar Hogar?", k=3,
                                             strategy="scoped", header=True), 1):

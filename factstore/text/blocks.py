@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-BLOCK_KINDS = ("heading", "paragraph", "list", "table", "note")
-
 
 @dataclass(frozen=True)
 class Section:

@@ -20,11 +20,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from itertools import filterfalse
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from bm25s.stopwords import STOPWORDS_EN_PLUS, STOPWORDS_SPANISH
 
 
 def _char_class(code_points: list[int]) -> str:
@@ -64,11 +64,21 @@ def normalize(text: str) -> str:
 STOPWORDS: frozenset[str] = frozenset([
     "de", "la", "el", "en", "y", "a", "los", "las", "del", "que", "se", "por", "con", "un", "una", "para", "es", "al",
     "lo", "su", "sus", "o", "como", "fue", "cual", "cuanto", "cuantos", "cuales", "segun"])
-# Function words of both languages (NLTK's lists, as bm25s ships them), normalized and split as text is: what names
-# and questions are read past (names.py, ask), never what BM25 indexes.
-FUNCTION_WORDS: frozenset[str] = frozenset(
-    token for word in (*STOPWORDS_SPANISH, *STOPWORDS_EN_PLUS) for token in _WORD.findall(normalize(word)))
 _is_stopword = STOPWORDS.__contains__
+
+
+def __getattr__(name: str) -> Any:
+    """FUNCTION_WORDS: the function words of both languages (NLTK's lists, as bm25s ships them), normalized and
+    split as text is: what names and questions are read past (names.py, ask), never what BM25 indexes. Made on first
+    use (then kept as the module's attribute): bm25s, imported for them, brings numpy, scipy... of its own."""
+    if name != "FUNCTION_WORDS":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from bm25s.stopwords import STOPWORDS_EN_PLUS, STOPWORDS_SPANISH
+
+    words = frozenset(token for word in (*STOPWORDS_SPANISH, *STOPWORDS_EN_PLUS)
+                      for token in _WORD.findall(normalize(word)))
+    globals()[name] = words
+    return words
 
 
 def tokenize(text: str) -> list[str]:
