@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import json
 
-from factstore.cli import build_parser
+import pandas as pd
+import pytest
+
+import factstore
+from factstore.cli import build_parser, main
 from factstore.store import FactStore
 
 LIBRARY_ONLY = {
@@ -60,3 +65,58 @@ def test_every_command_has_help():
                 helps = {a.dest: a.help for a in action._choices_actions}
                 assert all(helps.get(name) for name in action.choices), sorted(action.choices)
                 stack += list(action.choices.values())
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory):
+    """A store file of the demo data (3 companies), loaded through the CLI."""
+    from factstore.demo import demo_files
+
+    folder = tmp_path_factory.mktemp("demo")
+    files = demo_files(3, cache=folder)
+    path = folder / "store.duckdb"
+    assert main(["load", "course", "--xbrl", str(files["xbrl"]), "--documents", str(files["documents"]),
+                 "--db", str(path)]) == 0
+    return path
+
+
+def run(capsys, *argv: str) -> str:
+    capsys.readouterr()
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def test_resolve_and_concepts_print_what_the_api_resolves(demo_db, capsys):
+    with factstore.open(demo_db, read_only=True) as store:
+        ticker = store.sql("SELECT tickers[1] AS t FROM entities ORDER BY entity_id LIMIT 1")["t"][0]
+        name = store.sql("SELECT name FROM entities WHERE list_contains(tickers, ?)", [ticker])["name"][0]
+        expected = store.resolve_entity(name)
+        concepts = store.resolve_concepts(["Revenues", "NetIncomeLoss"])
+    out = run(capsys, "resolve", ticker, name, "--db", str(demo_db))
+    assert out.splitlines() == [f"{ticker}\t{expected}", f"{name}\t{expected}"]
+    assert run(capsys, "concepts", "Revenues,NetIncomeLoss", "--db", str(demo_db)).split() == concepts
+
+
+def test_panel_facts_dimensions_and_document_json_equal_the_api(demo_db, capsys, tmp_path):
+    with factstore.open(demo_db, read_only=True) as store:
+        tickers = store.sql("SELECT tickers[1] AS t FROM entities ORDER BY entity_id")["t"].tolist()[:2]
+        panel = store.panel(tickers, ["NetIncomeLoss"], ["2020-06-30", "2021-06-30"], ttm=True)
+        questions = pd.DataFrame({"entity": tickers, "concept": ["Assets", "Assets"],
+                                  "period_end": ["2019-12-31", "2020-12-31"]})
+        answers = store.facts(questions, as_of="2021-06-30")
+        dims = store.dimensions(tickers[0])
+        doc_id = store.sql("SELECT doc_id FROM documents ORDER BY doc_id LIMIT 1")["doc_id"][0]
+        text = store.document(doc_id).text
+    db = ["--db", str(demo_db)]
+    printed = json.loads(run(capsys, "panel", *(f"--ticker={t}" for t in tickers), "--concept", "NetIncomeLoss",
+                             "--date", "2020-06-30", "--date", "2021-06-30", "--ttm", "--json", *db))
+    assert len(printed) == len(panel) > 0
+    assert [r["value"] for r in printed] == panel["value"].tolist()
+    assert [r["ticker"] for r in printed] == panel["ticker"].tolist()
+    questions.to_csv(tmp_path / "q.csv", index=False)
+    printed = json.loads(run(capsys, "facts", str(tmp_path / "q.csv"), "--as-of", "2021-06-30", "--json", *db))
+    assert [r["value"] for r in printed] == answers["value"].tolist()
+    assert [r["filing_id"] for r in printed] == answers["filing_id"].tolist()
+    printed = json.loads(run(capsys, "dimensions", tickers[0], "--json", *db))
+    assert printed == json.loads(dims.to_json(orient="records"))
+    assert run(capsys, "document", doc_id, *db) == text + "\n"
