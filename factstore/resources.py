@@ -8,7 +8,8 @@ from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
-CATALOG_SQL = ("macros.sql", "panel.sql", "views.sql")  # the macros and views, over a store's tables or a snapshot's
+MACRO_SQL = ("macros.sql", "panel.sql")  # the table macros (what Spark's executors need beside the tables)
+CATALOG_SQL = (*MACRO_SQL, "views.sql")  # the macros and views, over a store's tables or a snapshot's
 SQL_FILES = ("schema.sql", *CATALOG_SQL)  # what makes a store, in this order
 
 

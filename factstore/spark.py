@@ -35,7 +35,7 @@ import pyarrow as pa
 import factstore
 from factstore import feed
 from factstore.errors import FactstoreError
-from factstore.resources import sql_text
+from factstore.resources import MACRO_SQL, sql_text
 from factstore.timing import as_of_timestamp
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
     from factstore.store import FactStore
 
-MACROS = "\n".join(sql_text(name) for name in ("schema.sql", "macros.sql", "panel.sql"))
+MACROS = "\n".join(sql_text(name) for name in ("schema.sql", *MACRO_SQL))
 TABLE = "_table"  # the column naming the snapshot table each row of a partition's input comes from
 DATES = "panel_dates"  # the partition's table of panel dates
 

@@ -60,11 +60,11 @@ def _run(name: str, work: Callable[[], LoadReport], keep_going: bool, say: Say |
             raise
         report = LoadReport(name, 0, 0, 0, 0, error=str(exc))
     if say:
-        say(describe(report))
+        say(report_line(report))
     return report
 
 
-def describe(report: LoadReport) -> str:
+def report_line(report: LoadReport) -> str:
     """One line per company for people watching a run."""
     parts = []
     if report.reports or report.filings or report.documents or not (report.note or report.error):
@@ -271,7 +271,7 @@ def _write_group(db: Db, read: list[tuple[Member, Batch | LoadError]]) -> list[L
 
 def _said(report: LoadReport, say: Say | None) -> LoadReport:
     if say:
-        say(describe(report))
+        say(report_line(report))
     return report
 
 
