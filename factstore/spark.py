@@ -97,7 +97,7 @@ def panel(spark: SparkSession, target: str | Path, tickers: Iterable[str | int],
 
     panel_asof = schema("PANEL_ASOF")
     with _snapshot(target) as store:
-        params, moments = feed.inputs(store, tickers, concepts, dates, mode)
+        params, moments = feed.inputs(store.db, tickers, concepts, dates, mode)
         snapshot = store.snapshot
     entities = params["entities"]
     wanted = F.broadcast(spark.createDataFrame([(e,) for e in entities], "entity_id STRING"))
