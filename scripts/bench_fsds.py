@@ -32,7 +32,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import factstore  # noqa: E402
-import factstore.store  # noqa: E402
+import factstore.load  # noqa: E402
 from factstore.demo.fsds import write_quarter  # noqa: E402
 from scripts.bench_ingest import NETWORK_ATTEMPTS, block_network  # noqa: E402
 
@@ -51,7 +51,7 @@ def parse(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def load(store: factstore.FactStore, path: Path) -> tuple[float, float, int]:
     """Ours: seconds for store.load_fsds(path), of which reading (read_fsds), and the reports it added."""
-    real_read = factstore.store.read_fsds
+    real_read = factstore.load.read_fsds
     read_s = 0.0
 
     def timed_read(*args: object, **kwargs: object) -> object:
@@ -62,7 +62,7 @@ def load(store: factstore.FactStore, path: Path) -> tuple[float, float, int]:
         finally:
             read_s = time.perf_counter() - start
 
-    with mock.patch.object(factstore.store, "read_fsds", timed_read):
+    with mock.patch.object(factstore.load, "read_fsds", timed_read):
         start = time.perf_counter()
         reports = store.load_fsds(path, progress=False)
         total = time.perf_counter() - start
