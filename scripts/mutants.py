@@ -252,7 +252,9 @@ def _run(tree: Path, tests: tuple[str, ...]) -> tuple[bool, str, float]:
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1", "FACTSTORE_THREAD_CALLS": "100",
            "HYPOTHESIS_PROFILE": "mutants", "FACTSTORE_REAL_DATA": str(ROOT.parent / "shared" / "real")}
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+    # one process (-n 0), and every budget: the slow variants too (-m overrides pyproject's default selection)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-n", "0",
+                           "-m", "not spark", *tests],
                           cwd=tree, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - started
     failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", done.stdout, re.M)

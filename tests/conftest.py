@@ -1,10 +1,12 @@
-"""Shared fixtures: the real SEC files in ../shared/real (skipped where absent) and the demo data."""
+"""Shared fixtures: the real SEC files in ../shared/real (skipped where absent), the real-data stores built once
+per run, and the hypothesis profiles. Helpers the test files import are in tests/helpers.py."""
 
 from __future__ import annotations
 
+import fcntl
 import os
-import tempfile
-from collections.abc import Iterator
+import shutil
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -12,18 +14,27 @@ import pytest
 from hypothesis import Phase, settings
 
 import factstore
-
-# beside the repository; FACTSTORE_REAL_DATA says where for a copy of the tree elsewhere (scripts/mutants.py)
-REAL = Path(os.environ.get("FACTSTORE_REAL_DATA") or Path(__file__).resolve().parents[2] / "shared" / "real")
+from factstore.evaluate.ask import load_real
+from tests.helpers import FOUR_COMPANIES, REAL, submissions_for
 
 # CI runs the same examples every time (derandomized, no example database) and prints a failure's blob to
 # replay it with @reproduce_failure; development draws new examples each run; a mutation run (HYPOTHESIS_PROFILE=
 # mutants) is CI without shrinking, since only whether a test fails matters there. None has deadlines: the
-# machine's load is not the code's speed. A test's own @settings(max_examples=...) overrides the profile's.
+# machine's load is not the code's speed. A test's own @settings(max_examples=...) overrides the profile's; the
+# slow ones take theirs from helpers.budget (fewer in the default run, all of them under the slow marker).
 settings.register_profile("ci", derandomize=True, database=None, max_examples=100, deadline=None, print_blob=True)
 settings.register_profile("mutants", settings.get_profile("ci"), phases=[Phase.explicit, Phase.generate])
 settings.register_profile("dev", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that takes the real SEC data (the `real` fixture, or one built on it) is marked `real`, so that
+    `-m real` selects it (before -m deselects: tryfirst)."""
+    for item in items:
+        if "real" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.real)
 
 
 @pytest.fixture(scope="session")
@@ -33,32 +44,80 @@ def real() -> Path:
     return REAL
 
 
-def submissions_for(real: Path, cik_file: str) -> list[Path] | None:
-    """The submissions JSON (and its paged files) of the companyfacts file's company, if present."""
-    stem = Path(cik_file).stem.split("_")[0]
-    main = real / "submissions" / f"{stem}.json"
-    if not main.exists():
-        return None
-    return [main, *sorted((real / "submissions").glob(f"{stem}-submissions-*.json"))]
-
-
 @pytest.fixture
 def store():
     with factstore.open() as s:
         yield s
 
 
-SERVED = ["live", "published"]  # the oracle tests ask both the store and a snapshot published from it
+@pytest.fixture
+def blank_store():
+    """One in-memory store for all of a test's hypothesis examples: each example empties it with
+    helpers.reset(blank_store) first, instead of opening a store of its own (~0.4 s an example)."""
+    with factstore.open() as s:
+        yield s
 
 
+# ------------------------------------------------------------------------------ stores built once per run
 @contextmanager
-def served(store: factstore.FactStore, how: str) -> Iterator[factstore.FactStore]:
-    """The store itself ('live'), or a snapshot of it published into a temporary folder and opened from there
-    ('published'): both must answer alike."""
-    if how == "live":
-        yield store
-        return
-    with tempfile.TemporaryDirectory(prefix="factstore-published-") as folder:
-        store.publish(folder)
-        with factstore.open(folder) as snapshot:
-            yield snapshot
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on `path` across processes (the xdist workers)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _four_companies(s: factstore.FactStore, real: Path) -> None:
+    for name in FOUR_COMPANIES:  # Alphabet's submissions are not in shared/real: it is known without tickers
+        s.load_companyfacts(real / "companyfacts" / name, submissions_for(real, name), progress=False)
+
+
+BUILDS: dict[str, Callable[[factstore.FactStore, Path], None]] = {
+    "four-companies": _four_companies,  # Apple, NVIDIA, Alphabet and TSMC's companyfacts (no documents)
+    "load-real": load_real,  # the same and their 10-Ks, as factstore.evaluate.ask.load_real loads them
+}
+
+
+@pytest.fixture(scope="session")
+def built(real, tmp_path_factory) -> Callable[[str], Path]:
+    """built(name): a store file filled by BUILDS[name] from the real data, built once for the whole run: the
+    first xdist worker to ask builds it (under another name, then renamed into place) while the others wait on a
+    lock. Each call gets a copy of its own, which it may open for writing as a test would open its own store."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "built"  # the workers' parent
+    mine = tmp_path_factory.mktemp("built")
+
+    def build(name: str) -> Path:
+        done = shared / f"{name}.duckdb"
+        with _locked(shared / f"{name}.lock"):
+            if not done.exists():
+                partial = shared / f"{name}.partial"
+                partial.unlink(missing_ok=True)
+                with factstore.open(partial) as s:
+                    BUILDS[name](s, real)
+                partial.rename(done)
+        copy = mine / f"{name}-{len(list(mine.iterdir()))}.duckdb"
+        shutil.copyfile(done, copy)
+        return copy
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def four_companies(built) -> Iterator[factstore.FactStore]:
+    """Apple, NVIDIA, Alphabet and TSMC's companyfacts (with submissions where present), no documents; one store
+    for the session (tests reading it must not write)."""
+    with factstore.open(built("four-companies")) as s:
+        yield s
+
+
+@pytest.fixture(scope="session")
+def real_store(built) -> Iterator[factstore.FactStore]:
+    """The four companies' facts and their 10-K documents, as factstore.evaluate.ask.load_real loads them; one
+    store for the session (tests reading it must not write)."""
+    with factstore.open(built("load-real")) as s:
+        yield s

@@ -17,20 +17,11 @@ from hypothesis import strategies as st
 
 import factstore
 from factstore.ask.parse import find_bare_years, find_periods, load_metrics, parse
-from factstore.evaluate.ask import evaluate_real, load_real, real_questions, summarize_real
+from factstore.evaluate.ask import evaluate_real, real_questions, summarize_real
 from factstore.names import Entity
 from factstore.text.tokenize import normalize
 
 APPLE, NVIDIA, ALPHABET, TSMC = 320193, 1045810, 1652044, 1046179
-
-
-@pytest.fixture(scope="session")
-def real_store(real):
-    """One store with the four companies' facts and their 10-K documents, built once."""
-    store = factstore.open()
-    load_real(store, real)
-    yield store
-    store.close()
 
 
 @pytest.fixture(scope="module")

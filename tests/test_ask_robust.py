@@ -10,10 +10,8 @@ import pytest
 
 import factstore
 from factstore.ask import route
-from tests.conftest import submissions_for
 
 APPLE, NVIDIA, ALPHABET, TSMC = "CIK0000320193.json", "CIK0001045810.json", "CIK0001652044.json", "CIK0001046179.json"
-WITH_SUBMISSIONS = {APPLE, NVIDIA, TSMC}  # Alphabet without: no tickers known
 
 
 def _facts(real, name):
@@ -26,23 +24,16 @@ def _accessions(real, name, form=None, filed=None):
             if (form is None or f["form"] == form) and (filed is None or f["filed"] == filed)}
 
 
-def _load(s, real):
-    for name in (APPLE, NVIDIA, ALPHABET, TSMC):
-        subs = submissions_for(real, name) if name in WITH_SUBMISSIONS else None
-        s.load_companyfacts(real / "companyfacts" / name, subs, progress=False)
+@pytest.fixture(scope="module")
+def facts(four_companies):
+    """Apple, NVIDIA, Alphabet (without submissions: no tickers known) and TSMC; no documents."""
+    return four_companies
 
 
 @pytest.fixture(scope="module")
-def facts(real):
-    with factstore.open() as s:
-        _load(s, real)
-        yield s
-
-
-@pytest.fixture(scope="module")
-def documents(real):
-    with factstore.open() as s:
-        _load(s, real)
+def documents(real, built):
+    """The same companies and three of their 10-Ks, each named as people name the company."""
+    with factstore.open(built("four-companies")) as s:
         s.load_filing(real / "filings" / "AAPL_10-K_2024-11-01_0000320193-24-000123.html", entity="AAPL",
                       progress=False)
         s.load_filing(real / "filings" / "NVDA_10-K_2025-02-26.html", entity="NVDA", form="10-K",

@@ -8,24 +8,7 @@ import pandas as pd
 import pytest
 
 from factstore import LoadError
-
-
-def _docs():
-    return pd.DataFrame({"id_doc": ["D000001", "D000002"], "ticker": ["RPS", "RPS"],
-                         "emisor": ["Rapsa", "Rapsa"], "tipo": ["10-Q", "10-K"],
-                         "periodo_fin": ["2019-03-31", "2019-12-31"], "texto": ["<h2>Item 2</h2>", ""]})
-
-
-def _xbrl():
-    return pd.DataFrame({
-        "id_doc": ["D000001", "D000002", "D000002"],
-        "concepto": ["us-gaap:Revenues"] * 3,
-        "periodo_inicio": ["2019-01-01", "2019-01-01", None],
-        "periodo_fin": ["2019-03-31", "2019-12-31", "2019-12-31"],
-        "valor": [100.0, 420.0, 7.0],
-        "ts_presentacion": ["2019-04-30T21:00:00Z", "2020-02-20T14:00:00+00:00", "2020-02-20T14:00:00Z"],
-        "forma": ["10-Q", "10-K", "10-K"],
-    })
+from tests.samples import course_docs, course_xbrl
 
 
 def _snapshot(store) -> dict[str, pd.DataFrame]:
@@ -35,7 +18,7 @@ def _snapshot(store) -> dict[str, pd.DataFrame]:
 
 @pytest.fixture
 def loaded(store, tmp_path):
-    store.load_course(xbrl=_xbrl(), documents=_docs())
+    store.load_course(xbrl=course_xbrl(), documents=course_docs())
     return store
 
 
@@ -68,9 +51,9 @@ def test_good_rows_load_and_dates_read_as_strings(loaded):
 ])
 def test_bad_xbrl_file_names_file_row_field_and_changes_nothing(loaded, tmp_path, mutate, row, field, message):
     before = _snapshot(loaded)
-    path = _write(tmp_path, mutate(_xbrl()))
+    path = _write(tmp_path, mutate(course_xbrl()))
     with pytest.raises(LoadError) as err:
-        loaded.load_course(xbrl=path, documents=_docs())
+        loaded.load_course(xbrl=path, documents=course_docs())
     assert err.value.source == str(path)
     assert err.value.row == row and err.value.field == field
     assert message in str(err.value) and str(path) in str(err.value)
@@ -78,15 +61,15 @@ def test_bad_xbrl_file_names_file_row_field_and_changes_nothing(loaded, tmp_path
 
 
 def test_naive_datetime_column_is_refused(store, tmp_path):
-    frame = _xbrl().assign(ts_presentacion=pd.to_datetime(["2019-04-30 21:00", "2020-02-20 14:00",
+    frame = course_xbrl().assign(ts_presentacion=pd.to_datetime(["2019-04-30 21:00", "2020-02-20 14:00",
                                                            "2020-02-20 14:00"]))
     with pytest.raises(LoadError, match="without time zone") as err:
-        store.load_course(xbrl=_write(tmp_path, frame), documents=_docs())
+        store.load_course(xbrl=_write(tmp_path, frame), documents=course_docs())
     assert (err.value.row, err.value.field) == (1, "ts_presentacion")
 
 
 def test_bad_documents_and_sales_files(store, tmp_path):
-    docs = _docs().assign(tipo=["10-Q", "S-1"])
+    docs = course_docs().assign(tipo=["10-Q", "S-1"])
     with pytest.raises(LoadError, match="unknown value") as err:
         store.load_course(documents=_write(tmp_path, docs, "filings6_documentos.parquet"))
     assert (err.value.row, err.value.field) == (2, "tipo")
@@ -100,11 +83,11 @@ def test_bad_documents_and_sales_files(store, tmp_path):
 def test_a_late_bad_row_rolls_back_the_whole_load(loaded, tmp_path):
     """Rows that were fine are not kept when a later check of the same load fails."""
     before = _snapshot(loaded)
-    more = _xbrl().assign(id_doc=["D000003", "D000003", "D000003"], forma="10-Q",
+    more = course_xbrl().assign(id_doc=["D000003", "D000003", "D000003"], forma="10-Q",
                           ts_presentacion="2020-05-01T12:00:00Z",
                           periodo_inicio=["2020-01-01", "2020-01-01", "2020-01-01"],
                           periodo_fin="2020-03-31", valor=[1.0, 2.0, 2.0])
-    docs = pd.concat([_docs(), _docs().iloc[:1].assign(id_doc="D000003", periodo_fin="2020-03-31")])
+    docs = pd.concat([course_docs(), course_docs().iloc[:1].assign(id_doc="D000003", periodo_fin="2020-03-31")])
     with pytest.raises(LoadError, match="twice with different values"):
         loaded.load_course(xbrl=more, documents=docs)
     _assert_unchanged(loaded, before)
@@ -113,14 +96,14 @@ def test_a_late_bad_row_rolls_back_the_whole_load(loaded, tmp_path):
 def test_refiling_a_stored_filing_with_another_time_is_refused(loaded):
     before = _snapshot(loaded)
     with pytest.raises(LoadError, match="already stored"):
-        loaded.load_course(xbrl=_xbrl().assign(ts_presentacion="2021-01-01T00:00:00Z"),
-                           documents=_docs().drop(columns=[]).assign(id_doc=["D000001", "D000002"]))
+        loaded.load_course(xbrl=course_xbrl().assign(ts_presentacion="2021-01-01T00:00:00Z"),
+                           documents=course_docs().drop(columns=[]).assign(id_doc=["D000001", "D000002"]))
     _assert_unchanged(loaded, before)
 
 
 def test_loading_the_same_files_twice_changes_nothing(loaded):
     before = _snapshot(loaded)
-    report = loaded.load_course(xbrl=_xbrl(), documents=_docs())
+    report = loaded.load_course(xbrl=course_xbrl(), documents=course_docs())
     assert (report.filings, report.reports, report.documents) == (0, 0, 0)
     _assert_unchanged(loaded, before)
 

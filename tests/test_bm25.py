@@ -18,46 +18,13 @@ from factstore.text import tokenize as tokenize_module
 from factstore.text.bm25 import BM25
 from factstore.text.search import NOTE_MARKS
 from factstore.text.tokenize import STOPWORDS, normalize, tokenize, tokenize_columns, tokenize_many
-
-_COMPANIES = ["Iberdrola", "Telefónica", "Inditex", "Repsol", "Ferrovial", "Apple", "Microsoft", "Alphabet"]
-_SPANISH = [
-    "Los ingresos netos de {co} crecieron un {pct} % en {year} hasta {num} millones de euros.",
-    "El beneficio operativo de {co} alcanzó {num} millones en el ejercicio {year}, según el informe anual.",
-    "La compañía {co} redujo su deuda financiera neta a {num} millones y mejoró su margen óptimo.",
-    "{co} prevé un crecimiento moderado de las ventas en España y Latinoamérica durante {year}.",
-    "El consejo de administración de {co} propone un dividendo de {dec} euros por acción.",
-    "La inversión en energías renovables supuso {num} millones, un {pct} % más que en {year}.",
-]
-_ENGLISH = [
-    "{co} reported net revenue of ${num} million for fiscal {year}, up {pct}% year over year.",
-    "Operating income at {co} increased to ${num} million in {year}, driven by higher iPhone sales.",
-    "The company expects capital expenditures of approximately ${num} million in {year}.",
-    "{co}'s board approved a dividend of ${dec} per share payable in {year}.",
-    "Risk factors include currency exchange rates, interest rates and regulatory changes.",
-    "Cloud services revenue grew {pct}% as data center capacity expanded in {year}.",
-]
-
-
-def _fixture_texts(n: int = 300, seed: int = 11) -> list[str]:
-    """Short Spanish and English filing-like texts; 'cifras' and 'millones' are in most of them, so their
-    idf is negative and BM25Okapi's epsilon rule applies."""
-    rng = random.Random(seed)
-    texts = []
-    for _ in range(n):
-        templates = _SPANISH if rng.random() < 0.55 else _ENGLISH
-        sentences = [t.format(co=rng.choice(_COMPANIES), year=rng.randint(2015, 2024), pct=rng.randint(1, 40),
-                              num=rng.randint(10, 9000), dec=f"{rng.randint(0, 3)},{rng.randint(10, 99)}")
-                     for t in rng.sample(templates, rng.randint(1, 3))]
-        if rng.random() < 0.8:
-            sentences.append("Cifras en millones.")
-        texts.append(" ".join(sentences))
-    return texts
+from tests.samples import filing_texts
 
 
 @pytest.fixture(scope="module")
 def corpus() -> list[list[str]]:
     """The fixture texts tokenized, and one document of stop words only (no tokens)."""
-    return tokenize_many([*_fixture_texts(), "de la y según los"])
+    return tokenize_many([*filing_texts(), "de la y según los"])
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +71,7 @@ def test_stop_words_are_the_courses() -> None:
 
 
 def test_queries_and_documents_are_treated_the_same() -> None:
-    texts = _fixture_texts(20)
+    texts = filing_texts(20)
     assert tokenize_many(texts) == [tokenize(t) for t in texts]
     docs = tokenize_many(["La compañía alcanzó un margen ÓPTIMO", "Revenue grew"])
     assert BM25(docs).top_k(tokenize("compania optimo"), 1)[0].tolist() == [0]
@@ -133,7 +100,7 @@ def test_columns_give_the_tokens_of_tokenize(texts: list[str]) -> None:
 
 def test_columns_across_batches(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(3)
-    texts = [*_fixture_texts(60), *("".join(rng.choices(_PIECES, k=rng.randint(0, 12))) for _ in range(200))]
+    texts = [*filing_texts(60), *("".join(rng.choices(_PIECES, k=rng.randint(0, 12))) for _ in range(200))]
     monkeypatch.setattr(tokenize_module, "_BATCH_BYTES", 300)  # dozens of batches, their dictionaries unified
     columns = tokenize_columns(texts)
     assert columns.lists() == [tokenize(t) for t in texts]

@@ -11,7 +11,7 @@ import pytest
 
 import factstore
 from factstore.cli import build_parser, main
-from tests.test_bad_input import _docs, _xbrl
+from tests.samples import course_docs, course_xbrl
 
 
 def _commands(parser: argparse.ArgumentParser, prefix=()):
@@ -37,8 +37,8 @@ def test_every_command_and_option_has_help():
 
 @pytest.fixture
 def db(tmp_path):
-    _xbrl().to_parquet(tmp_path / "x.parquet")
-    _docs().to_parquet(tmp_path / "d.parquet")
+    course_xbrl().to_parquet(tmp_path / "x.parquet")
+    course_docs().to_parquet(tmp_path / "d.parquet")
     path = tmp_path / "store.duckdb"
     assert main(["load", "course", "--xbrl", str(tmp_path / "x.parquet"), "--documents",
                  str(tmp_path / "d.parquet"), "--db", str(path)]) == 0
@@ -82,7 +82,7 @@ def test_module_entry_point_runs():
 
 
 def test_bad_file_via_cli_names_it(tmp_path, capsys):
-    frame = _xbrl().drop(columns="forma")
+    frame = course_xbrl().drop(columns="forma")
     frame.to_parquet(tmp_path / "x.parquet")
     code = main(["load", "course", "--xbrl", str(tmp_path / "x.parquet"), "--db", str(tmp_path / "s.duckdb")])
     assert code == 1

@@ -30,8 +30,8 @@ from factstore.loaders.companyfacts import (
 )
 from factstore.sec.ingest import Member
 from factstore.sec.sync import GROUP_COMPANIES, _groups
-from tests.conftest import submissions_for
-from tests.test_load_trust import companyfacts, submissions
+from tests.helpers import submissions_for
+from tests.samples import companyfacts, submissions
 
 REAL = ["CIK0000320193.json", "CIK0001046179.json", "CIK0001318605.json", "CIK0001997711.json"]
 

@@ -18,7 +18,8 @@ from factstore import feed
 from factstore.demo.data import generate
 from factstore.errors import NotFound
 from tests import oracle
-from tests.conftest import SERVED, served
+from tests.helpers import SERVED, budget, served
+from tests.helpers import examples as hypothesis_budget
 
 DAY = pd.Timedelta(days=1)
 CONCEPTS = ["NetIncomeLoss", "SalesRevenueNet", "RevenueFromContractWithCustomerExcludingAssessedTax", "Assets",
@@ -76,11 +77,12 @@ def questions(draw, data):
     return tickers, concepts, dates, draw(st.sampled_from(["as_of", "as_of", "first", "latest"]))
 
 
-def test_every_cell_equals_the_oracle_and_uses_no_later_filing(demo, brute):
+@budget(20, 60)
+def test_every_cell_equals_the_oracle_and_uses_no_later_filing(demo, brute, examples):
     data, store = demo
     seen: Counter = Counter()
 
-    @settings(max_examples=60, deadline=None)
+    @settings(**hypothesis_budget(examples, 60), deadline=None)
     @given(st.data())
     def agree(draw):
         tickers, concepts, dates, mode = draw.draw(questions(data))

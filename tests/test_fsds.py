@@ -12,15 +12,16 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import duckdb
-import oracle
 import pandas as pd
 import pytest
-from conftest import SERVED, served, submissions_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import factstore
 from factstore.errors import LoadError, NotFound
+from tests import oracle
+from tests.helpers import SERVED, budget, reset, served, submissions_for
+from tests.helpers import examples as hypothesis_budget
 
 REVENUE = "RevenueFromContractWithCustomerExcludingAssessedTax"
 IPHONE = {"ProductOrService": "IPhone"}
@@ -333,50 +334,51 @@ def _reports(subs: list[list[str]], nums: list[list[str]]) -> list[oracle.Report
 
 
 @pytest.mark.parametrize("how", SERVED)
-def test_dimensional_facts_and_quarters_agree_with_brute_force(how, tmp_path_factory):
+@budget(8, 12)
+def test_dimensional_facts_and_quarters_agree_with_brute_force(blank_store, how, examples, tmp_path_factory):
     """fact(dims=...) at exact periods, quarters(dims=...) (Q4 = FY - 9M of the same dimensions) and panel(dims=...)
     cells (with TTM) as of random moments, in either spelling of the dimensions, against the oracle over the raw
     rows; never a value accepted after the moment."""
     seen: Counter = Counter()
     calendar = {f"{cik:010d}": oracle.month_end_years(12, range(2020, 2026)) for cik in CIKS}
 
-    @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                     HealthCheck.function_scoped_fixture])
+    @settings(**hypothesis_budget(examples, 12), deadline=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
     @given(rows=quarter_rows(), draw=st.data())
     def agree(rows, draw):
         subs, nums = rows
         folder = tmp_path_factory.mktemp("fsds")
         _write(folder, subs, nums)
         reports = _reports(subs, nums)
-        with factstore.open() as live:
-            live.load_fsds(folder, progress=False)
-            with served(live, how) as store:
-                moments = sorted({r.accepted_at for r in reports})
-                for _ in range(6):
-                    as_of = draw.draw(st.one_of(st.just(moments[-1]), st.sampled_from(moments))) + timedelta(
-                        seconds=draw.draw(st.sampled_from([-1, 0, 59])))
-                    segments = draw.draw(st.sampled_from(sorted(SPELLINGS)))
-                    concept = f"us-gaap:Revenues{KEYS[segments]}"
-                    r = draw.draw(st.sampled_from([r for r in reports if r.concept == concept]))
-                    entity = r.entity
-                    got = store.fact(entity, "Revenues", start=r.start, end=r.end, as_of=as_of,
-                                     dims=SPELLINGS[segments])
-                    want = oracle.lookup(reports, entity, concept, r.start, r.end, as_of)
-                    assert (got.value, got.source) == (want.value, want.filing_id) if want else got is None
-                    seen["fact" if want else "none"] += 1
-                    quarters = store.quarters(entity, "Revenues", as_of=as_of, dims=SPELLINGS[segments])
-                    expected = {(q.start, q.end): q.value for k, q in oracle.quarters(
-                        reports, calendar, as_of, "as_of", [concept]).items() if k[0] == entity and q.value is not None}
-                    spans = zip(quarters["period_start"].dt.date, quarters["period_end"].dt.date, strict=True)
-                    assert dict(zip(spans, quarters["value"], strict=True)) == expected
-                    assert (quarters["accepted_at"] <= as_of).all()
-                    seen["derived"] += int(quarters["derived"].sum())
-                    when = as_of + timedelta(seconds=1)  # a panel date sees what was accepted strictly before it
-                    cell = store.panel([entity], ["Revenues"], [when], ttm=True, dims=SPELLINGS[segments])
-                    want_cell = oracle.panel_cell(reports, calendar, entity, concept, when, "as_of")
-                    got_cell = tuple(None if pd.isna(v) else v for v in (cell["value"][0], cell["ttm"][0]))
-                    assert got_cell == ((want_cell["value"], want_cell["ttm"]) if want_cell else (None, None))
-                    seen["panel"] += want_cell is not None
+        live = reset(blank_store)  # one store for every example, emptied before each
+        live.load_fsds(folder, progress=False)
+        with served(live, how) as store:
+            moments = sorted({r.accepted_at for r in reports})
+            for _ in range(6):
+                as_of = draw.draw(st.one_of(st.just(moments[-1]), st.sampled_from(moments))) + timedelta(
+                    seconds=draw.draw(st.sampled_from([-1, 0, 59])))
+                segments = draw.draw(st.sampled_from(sorted(SPELLINGS)))
+                concept = f"us-gaap:Revenues{KEYS[segments]}"
+                r = draw.draw(st.sampled_from([r for r in reports if r.concept == concept]))
+                entity = r.entity
+                got = store.fact(entity, "Revenues", start=r.start, end=r.end, as_of=as_of,
+                                 dims=SPELLINGS[segments])
+                want = oracle.lookup(reports, entity, concept, r.start, r.end, as_of)
+                assert (got.value, got.source) == (want.value, want.filing_id) if want else got is None
+                seen["fact" if want else "none"] += 1
+                quarters = store.quarters(entity, "Revenues", as_of=as_of, dims=SPELLINGS[segments])
+                expected = {(q.start, q.end): q.value for k, q in oracle.quarters(
+                    reports, calendar, as_of, "as_of", [concept]).items() if k[0] == entity and q.value is not None}
+                spans = zip(quarters["period_start"].dt.date, quarters["period_end"].dt.date, strict=True)
+                assert dict(zip(spans, quarters["value"], strict=True)) == expected
+                assert (quarters["accepted_at"] <= as_of).all()
+                seen["derived"] += int(quarters["derived"].sum())
+                when = as_of + timedelta(seconds=1)  # a panel date sees what was accepted strictly before it
+                cell = store.panel([entity], ["Revenues"], [when], ttm=True, dims=SPELLINGS[segments])
+                want_cell = oracle.panel_cell(reports, calendar, entity, concept, when, "as_of")
+                got_cell = tuple(None if pd.isna(v) else v for v in (cell["value"][0], cell["ttm"][0]))
+                assert got_cell == ((want_cell["value"], want_cell["ttm"]) if want_cell else (None, None))
+                seen["panel"] += want_cell is not None
 
     agree()
     assert seen["fact"] >= 30 and seen["none"] >= 3 and seen["derived"] >= 8 and seen["panel"] >= 30, seen

@@ -15,7 +15,7 @@ from factstore.text import html
 from factstore.text.chunkers import chunk, chunk_text
 from factstore.text.furniture import shape
 from factstore.text.html import parse_filing
-from tests.test_html_parsing import EXPECTED, FILINGS, assert_well_formed, items_of, parsed
+from tests.real_filings import EXPECTED, FILINGS, assert_well_formed, items_of, parsed
 
 BREAKS = ['<hr style="page-break-after:always"/>', '<div style="page-break-before:always"></div>',
           '<p style="break-before: page"></p>', "<table style='page-break-after:always'></table>", "<hr/>"]
@@ -150,6 +150,7 @@ def test_the_course_html_is_unchanged(monkeypatch) -> None:
 
 # --- real filings -----------------------------------------------------------------------------------
 
+@pytest.mark.real
 @pytest.mark.parametrize(("name", "furniture"), [
     ("AAPL_10-K_2024-11-01_0000320193-24-000123.html", r"Apple Inc\. \| 2024 Form 10-K \| \d+"),
     ("NVDA_10-K_2025-02-26.html", r"Table of Contents"),
@@ -162,6 +163,7 @@ def test_real_running_footer_and_back_links_are_gone(name: str, furniture: str) 
     assert len(re.findall(furniture, doc.text, re.I)) <= 2
 
 
+@pytest.mark.real
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_real_short_blocks_and_chunks_hold_no_furniture(name: str) -> None:
     """No block, and no structure or scoped chunk, under 60 characters holds a page number alone on a

@@ -15,14 +15,14 @@ import pytest
 import factstore
 from factstore.cli import main
 from factstore.errors import FactstoreError
-from tests.test_bad_input import _docs, _xbrl
+from tests.samples import course_docs, course_xbrl
 
 
 @pytest.fixture
 def db(tmp_path) -> Path:
     path = tmp_path / "store.duckdb"
     with factstore.open(path) as store:
-        store.load_course(xbrl=_xbrl(), documents=_docs(), progress=False)
+        store.load_course(xbrl=course_xbrl(), documents=course_docs(), progress=False)
     return path
 
 
@@ -108,11 +108,11 @@ def test_a_lock_error_says_who_holds_it_and_what_to_do(db):
 def test_db_that_is_not_a_store_is_refused_and_untouched(tmp_path, name, content, capsys):
     path = tmp_path / name
     if content is None:
-        _xbrl().to_parquet(path)
+        course_xbrl().to_parquet(path)
     else:
         path.write_bytes(content)
     before = path.read_bytes()
-    _xbrl().to_parquet(tmp_path / "in.parquet")
+    course_xbrl().to_parquet(tmp_path / "in.parquet")
     assert main(["load", "course", "--xbrl", str(tmp_path / "in.parquet"), "--db", str(path)]) == 1
     assert "not a DuckDB store" in capsys.readouterr().err
     with pytest.raises(FactstoreError, match="not a DuckDB store"):

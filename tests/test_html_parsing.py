@@ -6,10 +6,8 @@ from __future__ import annotations
 import html as html_lib
 import json
 import re
-from functools import cache
 
 import pytest
-from conftest import REAL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import html as lxml_html
@@ -17,30 +15,11 @@ from lxml import html as lxml_html
 from factstore.demo.data import generate
 from factstore.text.blocks import Document
 from factstore.text.html import linearize_table, parse_filing
+from tests.helpers import REAL
+from tests.real_filings import EXPECTED, FILINGS, TENK_MODERN, assert_well_formed, items_of, parsed, section_of
 
-FILINGS = REAL / "filings"
 SECTIONS = REAL / "sections"
 
-TENK_MODERN = ["1", "1A", "1B", "1C", "2", "3", "4", "5", "6", "7", "7A", "8", "9", "9A", "9B", "9C",
-               "10", "11", "12", "13", "14", "15", "16"]
-TENQ_APPLE = [("I", "1"), ("I", "2"), ("I", "3"), ("I", "4"), ("II", "1"), ("II", "1A"), ("II", "2"),
-              ("II", "3"), ("II", "4"), ("II", "5"), ("II", "6")]
-# (form, the Items the document has in order) for each file in shared/real/filings
-EXPECTED = {
-    "AAPL_10-K_2024-11-01_0000320193-24-000123.html": ("10-K", TENK_MODERN),
-    "GOOGL_10-K_2025-02-05.html": ("10-K", TENK_MODERN),
-    "NVDA_10-K_2025-02-26.html": ("10-K", TENK_MODERN),
-    "WFC_10-K_2025-02-25.html": ("10-K", TENK_MODERN),
-    "AAPL_10-Q_2025-05-02_aapl-20250329.htm": ("10-Q", TENQ_APPLE),
-    "AAPL_10-Q_2025-08-01_Q3FY25.html": ("10-Q", TENQ_APPLE),
-    "NVDA_10-Q_2025-08-27.html": ("10-Q", [("I", "1"), ("I", "2"), ("I", "3"), ("I", "4"), ("II", "1"),
-                                           ("II", "1A"), ("II", "2"), ("II", "5"), ("II", "6")]),
-    # pre-2005: no Item 1A; Item 14 was then the exhibits item
-    "10-K_1999_0000950153-99-001234.html": ("10-K", ["1", "2", "3", "4", "5", "6", "7", "7A", "8", "9",
-                                                     "10", "11", "12", "13", "14"]),
-    "10-K_2016_0001376474-16-000635.html": ("10-K", ["1", "1A", "1B", "2", "3", "4", "5", "6", "7", "7A",
-                                                     "8", "9", "9A", "9B", "10", "11", "12", "13", "14", "15"]),
-}
 RISK_FACTORS_LONG = ["AAPL_10-K_2024-11-01_0000320193-24-000123.html", "GOOGL_10-K_2025-02-05.html",
                      "NVDA_10-K_2025-02-26.html"]
 # edgartools' parser corpus fixture -> our copy (same documents)
@@ -54,61 +33,15 @@ EDGARTOOLS = {
 ROMAN = {"i": "I", "ii": "II", "iii": "III", "iv": "IV"}
 
 
-@cache
-def parsed(name: str) -> Document:
-    path = FILINGS / name
-    if not path.exists():
-        pytest.skip(f"real filings not found at {FILINGS} (they live beside the repository in shared/real)")
-    return parse_filing(path.read_text(encoding="utf-8", errors="replace"))
-
-
-def items_of(doc: Document) -> list[tuple[str, str]]:
-    return [(s.part, s.item) for s in doc.sections if s.item]
-
-
-def section_of(doc: Document, part: str, item: str):
-    return next(s for s in doc.sections if (s.part, s.item) == (part, item))
-
-
-def assert_well_formed(doc: Document) -> None:
-    """Offsets round-trip, blocks tile the text with one blank line between them, sections nest."""
-    text = doc.text
-    assert "\n\n\n" not in text
-    assert not re.search(r"[^\S\n]\n|\s$|^\s", text), "whitespace at a line end or around the text"
-    previous_end = None
-    for block in doc.blocks:
-        assert 0 <= block.start < block.end <= len(text)
-        body = text[block.start:block.end]
-        assert body == body.strip()
-        assert text[previous_end:block.start] == "\n\n" if previous_end is not None else block.start == 0
-        previous_end = block.end
-        assert all(n.isdigit() for n in block.notes)
-        assert (block.kind == "note") == (block.note_mark is not None)
-        if block.section is not None:
-            inner = doc.sections[block.section]
-            assert inner.start <= block.start < inner.end
-            assert all(s.level <= inner.level for s in doc.sections if s.start <= block.start < s.end)
-        else:
-            assert not any(s.start <= block.start < s.end for s in doc.sections)
-    assert previous_end == len(text) or not doc.blocks
-    heading_starts = {b.start: b for b in doc.blocks if b.kind == "heading"}
-    for s in doc.sections:
-        assert 0 <= s.start < s.end <= len(text)
-        assert s.start in heading_starts
-        assert " ".join(text[s.start:heading_starts[s.start].end].split()) == s.heading
-        assert s.path[-1] == s.heading
-        assert s.level in (1, 2, 3)
-        later = [t.start for t in doc.sections if t.start > s.start and t.level <= s.level]
-        assert s.end == (min(later) if later else len(text))
-
-
 # --- real filings -----------------------------------------------------------------------------------
 
+@pytest.mark.real
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_real_filing_is_well_formed(name: str) -> None:
     assert_well_formed(parsed(name))
 
 
+@pytest.mark.real
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_real_filing_items_in_order_once(name: str) -> None:
     doc = parsed(name)
@@ -131,6 +64,7 @@ def test_real_filing_items_in_order_once(name: str) -> None:
         assert {("I", "1"), ("I", "2"), ("I", "3"), ("I", "4"), ("II", "1"), ("II", "1A")} <= set(found)
 
 
+@pytest.mark.real
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_real_filing_parts_hold_their_items(name: str) -> None:
     doc = parsed(name)
@@ -144,6 +78,7 @@ def test_real_filing_parts_hold_their_items(name: str) -> None:
             assert s.path == (part.heading, s.heading)
 
 
+@pytest.mark.real
 @pytest.mark.parametrize("name", RISK_FACTORS_LONG)
 def test_real_10k_risk_factors_are_whole(name: str) -> None:
     doc = parsed(name)
@@ -157,6 +92,7 @@ def test_real_10k_risk_factors_are_whole(name: str) -> None:
     assert inner and all(s.path[:2] == risk.path for s in inner)
 
 
+@pytest.mark.real
 def test_real_10q_items_keep_their_part() -> None:
     doc = parsed("NVDA_10-Q_2025-08-27.html")
     statements, legal = section_of(doc, "I", "1"), section_of(doc, "II", "1")
@@ -165,6 +101,7 @@ def test_real_10q_items_keep_their_part() -> None:
     assert section_of(doc, "II", "1A").end - section_of(doc, "II", "1A").start > 20_000
 
 
+@pytest.mark.real
 def test_real_items_match_edgartools_lengths() -> None:
     """Item lengths within 20% of edgartools' for its Items over 5,000 characters (not marked bad)."""
     path = SECTIONS / "edgartools_parser_corpus_manifest.json"
@@ -187,6 +124,7 @@ def test_real_items_match_edgartools_lengths() -> None:
     assert compared >= 15
 
 
+@pytest.mark.real
 def test_real_item_headings_match_edgartools_patterns() -> None:
     """Modern filings: each Item heading matches edgartools' golden heading pattern for that Item."""
     path = SECTIONS / "edgartools_section_patterns_golden.json"
@@ -208,6 +146,7 @@ def test_real_item_headings_match_edgartools_patterns() -> None:
                 assert any(re.match(p, s.heading, re.I) for p in patterns[key]), (name, s.heading)
 
 
+@pytest.mark.real
 def test_real_tables_and_notes() -> None:
     doc = parsed("AAPL_10-K_2024-11-01_0000320193-24-000123.html")
     tables = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "table"]
@@ -225,12 +164,14 @@ def test_real_tables_and_notes() -> None:
     assert {"1", "2"} <= cited
 
 
+@pytest.mark.real
 def test_real_hidden_xbrl_header_is_skipped() -> None:
     doc = parsed("AAPL_10-Q_2025-05-02_aapl-20250329.htm")
     assert "iso4217" not in doc.text and "xbrli" not in doc.text
     assert doc.text.startswith("UNITED STATES")
 
 
+@pytest.mark.real
 def test_a_filing_twice_over_keeps_one_chain_of_items() -> None:
     """A 10-K's body repeated (its Items twice): the items are one chain in order, not both copies."""
     path = FILINGS / "GOOGL_10-K_2025-02-05.html"

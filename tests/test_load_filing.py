@@ -15,7 +15,7 @@ from factstore.cli import main
 from factstore.demo.data import generate
 from factstore.errors import LoadError
 from factstore.text.chunkers import chunk
-from tests.conftest import submissions_for
+from tests.helpers import submissions_for
 
 APPLE = "CIK0000320193.json"
 AAPL_10K = "AAPL_10-K_2024-11-01_0000320193-24-000123.html"

@@ -20,6 +20,7 @@ import factstore
 from factstore import LoadError
 from factstore.cli import main
 from factstore.sec.client import SecClient
+from tests.samples import companyfacts, listing, submissions
 from tests.sec_server import SecServer, recorded_routes
 
 AAPL, NVDA = "CIK0000320193.json", "CIK0001045810.json"
@@ -48,35 +49,6 @@ def stored_facts(store, entity_id: str, table: str = "reports") -> set[tuple]:
                      "WHERE entity_id = ?", [entity_id]).astype(object)
     return {(a, c, u, None if pd.isna(s) else f"{s:%Y-%m-%d}", f"{e:%Y-%m-%d}", v)
             for a, c, u, s, e, v in rows.itertuples(index=False)}
-
-
-# ----------------------------------------------------------------------------- synthetic SEC files
-def companyfacts(cik: int, accessions: list[str], name: str = "Co") -> dict:
-    """A small companyfacts document: a year's revenue and an instant per accession."""
-    revenue, assets = [], []
-    for i, accn in enumerate(accessions):
-        year = 2019 + i
-        revenue.append({"start": f"{year}-01-01", "end": f"{year}-12-31", "val": 100 + i, "accn": accn,
-                        "form": "10-K", "filed": f"{year + 1}-02-03"})
-        assets.append({"end": f"{year}-12-31", "val": 1000 + i, "accn": accn, "form": "10-K",
-                       "filed": f"{year + 1}-02-03"})
-    return {"cik": cik, "entityName": name, "facts": {"us-gaap": {
-        "Revenues": {"label": "Revenues", "units": {"USD": revenue}},
-        "Assets": {"units": {"USD": assets}}}, "dei": {
-        "EntityCommonStockSharesOutstanding": {"units": {"shares": [{**assets[0], "val": 7}]}}}}}
-
-
-def listing(accessions: list[str], hour: int) -> dict[str, list]:
-    """Submissions columns for these accessions, each accepted at `hour`:00 UTC on its filing date."""
-    days = [f"{2020 + i}-02-03" for i in range(len(accessions))]
-    return {"accessionNumber": accessions, "filingDate": days, "form": ["10-K"] * len(days),
-            "acceptanceDateTime": [f"{d}T{hour:02d}:00:00.000Z" for d in days], "reportDate": [""] * len(days),
-            "primaryDocument": ["x.htm"] * len(days), "isXBRL": [1] * len(days)}
-
-
-def submissions(cik: int, accessions: list[str], ticker: str, hour: int) -> dict:
-    return {"cik": f"{cik:010d}", "name": ticker.title(), "tickers": [ticker],
-            "filings": {"recent": listing(accessions, hour), "files": []}}
 
 
 def write(folder: Path, name: str, doc: dict) -> Path:

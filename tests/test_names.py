@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import factstore
 from factstore.errors import Ambiguous, NotFound
 from factstore.names import (
     ALIASES_FILE,
@@ -24,7 +23,7 @@ from factstore.names import (
     filer_words,
     name_words,
 )
-from tests.conftest import submissions_for
+from tests.helpers import FOUR_COMPANIES, submissions_for
 
 
 @pytest.mark.parametrize(("name", "core"), [
@@ -148,15 +147,13 @@ def test_alias_file_rows_are_whole():
 
 
 # ------------------------------------------------------------------------------------------------- real data
-COMPANIES = ["CIK0000320193.json", "CIK0001045810.json", "CIK0001652044.json", "CIK0001046179.json"]
+COMPANIES = FOUR_COMPANIES  # conftest's four_companies holds them
 
 
 @pytest.fixture(scope="module")
-def sec(real):
-    with factstore.open() as s:
-        for name in COMPANIES:
-            s.load_companyfacts(real / "companyfacts" / name, submissions_for(real, name), progress=False)
-        yield s
+def sec(four_companies):
+    """Apple, NVIDIA, Alphabet and TSMC, with their submissions where shared/real has them."""
+    return four_companies
 
 
 def _json(path):

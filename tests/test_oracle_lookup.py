@@ -12,8 +12,8 @@ import pytest
 
 import factstore
 from tests import oracle
-from tests.conftest import SERVED, served
 from tests.filers import REVENUE, generate
+from tests.helpers import SERVED, served
 
 SECOND = timedelta(seconds=1)
 

@@ -22,9 +22,9 @@ import factstore
 from factstore.cli import main
 from factstore.demo.data import generate
 from factstore.errors import FactstoreError
-from factstore.evaluate.ask import evaluate_real, load_real, real_questions
+from factstore.evaluate.ask import evaluate_real, real_questions
 from factstore.snapshots import current, snapshots
-from tests.test_load_trust import companyfacts
+from tests.samples import companyfacts
 
 REVENUE = "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
 
@@ -244,11 +244,10 @@ def test_a_reader_process_never_errs_while_another_loads_and_publishes(tmp_path)
     assert all(len(counts) == 1 for counts in catalogs.values())
 
 
-def test_real_questions_get_the_same_answers_from_a_snapshot(real, tmp_path):
+def test_real_questions_get_the_same_answers_from_a_snapshot(real, built, tmp_path):
     """Apple, NVIDIA, Alphabet and TSMC (facts and 10-K text), asked the way analysts ask, live and published."""
     questions = real_questions(real).groupby("type", group_keys=False).head(4)
-    with factstore.open() as live:
-        load_real(live, real)
+    with factstore.open(built("load-real")) as live:  # a copy of its own, as load_real leaves it
         live.publish(tmp_path / "pub")
         with factstore.open(tmp_path / "pub") as snap:
             got = [evaluate_real(s, questions, progress=False) for s in (live, snap)]

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import factstore
-from tests.conftest import submissions_for
+from tests.helpers import submissions_for
 
 FILES = ["CIK0000320193.json", "CIK0001045810.json", "CIK0001046179.json", "CIK0001318605.json",
          "CIK0001640147.json", "CIK0001652044.json", "CIK0001835632.json", "CIK0001997711.json"]

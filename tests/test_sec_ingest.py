@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import factstore
 from factstore.cli import main
 from factstore.sec.client import SecClient
-from tests.conftest import submissions_for
+from tests.helpers import submissions_for
 from tests.sec_server import SecServer, recorded_routes
 
 UA = "factstore tests tests@example.com"

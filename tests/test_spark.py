@@ -19,7 +19,7 @@ from factstore import spark as fs
 from factstore.demo.data import generate
 from factstore.errors import FactstoreError, NotFound
 from factstore.timing import as_of_timestamp
-from tests.conftest import submissions_for
+from tests.helpers import submissions_for
 
 DEMO_CONCEPTS = ["NetIncomeLoss", "SalesRevenueNet", "RevenueFromContractWithCustomerExcludingAssessedTax",
                  "Assets", "us-gaap:Assets", "EarningsPerShareBasic"]
@@ -27,7 +27,9 @@ REAL_CONCEPTS = ["Revenues", "RevenueFromContractWithCustomerExcludingAssessedTa
                  "EarningsPerShareBasic", "ifrs-full:Revenue"]
 FACT_KEYS = ["entity_id", "concept", "unit", "period_start", "period_end"]
 # pyspark warns of pandas 3 on every Arrow UDF; factstore.spark hands Spark Arrow only, never pandas
-pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+# the spark set (pyspark is slow to start): `pytest -m spark`
+pytestmark = [pytest.mark.spark,
+              pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")]
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ import factstore
 from factstore.demo.reports import generate_reports
 from factstore.text import postings
 from factstore.text.tokenize import tokenize, tokenize_many
-from tests.test_bm25 import _fixture_texts
+from tests.samples import filing_texts
 
 STRATEGIES = ("structure", "fixed", "scoped")
 TABLES = {"bm25_docs": "strategy, doc_id", "bm25_chunks": "strategy, chunk_id", "bm25_terms": "strategy, term_id",
@@ -71,7 +71,7 @@ def stored(tmp_path_factory, reports) -> Path:
 def parity(tmp_path_factory) -> Path:
     """A store file of short filing-like reports, one chunk each, where 'cifras' and 'millones' are in most chunks
     (BM25Okapi's epsilon rule applies), and one of stop words only; indexed (structure), closed."""
-    texts = [*_fixture_texts(), "de la y of the"]
+    texts = [*filing_texts(), "de la y of the"]
     path = tmp_path_factory.mktemp("parity") / "store.duckdb"
     with factstore.open(path) as store:
         store.load_reports(pd.DataFrame({

@@ -12,8 +12,10 @@ import pytest
 
 import factstore
 from factstore.demo.data import generate
+from tests.helpers import budget
 
-THREADS, CALLS = 8, int(os.environ.get("FACTSTORE_THREAD_CALLS", 500))
+# 8 threads x 500 calls each under the slow marker; x 50 in the default run (FACTSTORE_THREAD_CALLS: another number)
+THREADS, CALLS = 8, int(os.environ.get("FACTSTORE_THREAD_CALLS", 50))
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +70,8 @@ def _plain(result):
     return result
 
 
-def test_threads_sharing_one_store_get_their_own_answers(shared):
+@budget(CALLS, 500, name="per_thread")
+def test_threads_sharing_one_store_get_their_own_answers(shared, per_thread):
     store, data = shared
     calls = _calls(data)
     expected = [_plain(getattr(store, name)(*args, **kwargs)) for name, args, kwargs in calls]
@@ -79,7 +82,7 @@ def test_threads_sharing_one_store_get_their_own_answers(shared):
         rng = random.Random(seed)
         start.wait()
         wrong = []
-        for _ in range(CALLS):
+        for _ in range(per_thread):
             i = rng.randrange(len(calls))
             name, args, kwargs = calls[i]
             try:
@@ -93,7 +96,7 @@ def test_threads_sharing_one_store_get_their_own_answers(shared):
 
     with ThreadPoolExecutor(THREADS) as pool:
         failures = [w for ws in pool.map(worker, range(THREADS)) for w in ws]
-    assert not failures, f"{len(failures)} of {THREADS * CALLS} calls went wrong, e.g. {failures[:5]}"
+    assert not failures, f"{len(failures)} of {THREADS * per_thread} calls went wrong, e.g. {failures[:5]}"
 
 
 def test_threads_loading_and_reading_one_store(tmp_path):
