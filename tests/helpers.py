@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -74,15 +74,13 @@ def reset(store: factstore.FactStore) -> factstore.FactStore:
     """Empty a store as a fresh factstore.open() leaves it, so that hypothesis examples reuse one store instead
     of opening a new one each (the views and macros stay; only rows go). test_helpers.py checks that a reset
     store answers as a fresh one and that one left unreset does not."""
-    tables = base_tables(store)
-    store.sql("BEGIN TRANSACTION", write=True)
-    try:
-        for name in tables:
-            store.sql(f'DELETE FROM "{name}"', write=True)  # name: from duckdb_tables()
+    deletes = " ".join(f'DELETE FROM "{name}";' for name in base_tables(store))  # names: from duckdb_tables()
+    try:  # one transaction, sent at once (a third of the time of one statement a call)
+        store.sql(f"BEGIN TRANSACTION; {deletes} COMMIT", write=True)
     except BaseException:
-        store.sql("ROLLBACK", write=True)
+        with suppress(Exception):  # nothing to roll back if BEGIN itself failed
+            store.sql("ROLLBACK", write=True)
         raise
-    store.sql("COMMIT", write=True)
     # The store object's in-memory caches, read once from the tables just emptied. They are private attributes
     # of FactStore (factstore/store.py __init__); this is the one place the tests touch them: adapt it here
     # when they move.
