@@ -56,6 +56,15 @@ def budget(quick: int, full: int, name: str = "examples") -> pytest.MarkDecorato
                                           pytest.param(full, id=f"{name}={full}", marks=pytest.mark.slow)])
 
 
+def served_budget(quick: int, full: int) -> pytest.MarkDecorator:
+    """Parametrize ("how", "examples") for an oracle test with a budget: the live store at `quick` in the default
+    run; the live store and a published snapshot at `full` under the slow marker."""
+    return pytest.mark.parametrize(("how", "examples"), [
+        pytest.param("live", quick, id=f"live-examples={quick}"),
+        pytest.param("live", full, id=f"live-examples={full}", marks=pytest.mark.slow),
+        pytest.param("published", full, id=f"published-examples={full}", marks=pytest.mark.slow)])
+
+
 def examples(n: int, full: int) -> dict:
     """Hypothesis settings for a budget of n examples of a test whose full budget is `full`: below it, the examples
     are derandomized (the same ones every run), so that the test's floors on the cases it met hold every time at
