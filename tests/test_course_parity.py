@@ -5,6 +5,7 @@ and, through `evaluate`, cell for cell of the retrieval table."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 
@@ -20,6 +21,7 @@ from factstore.text.chunkers import BASELINES, chunk, chunk_text, header_for
 from factstore.text.markdown import parse_report
 from factstore.text.search import Hit
 from factstore.text.tokenize import tokenize, tokenize_many
+from tests.helpers import budget
 
 NOTE_MARKS = "¹²³⁴⁵⁶⁷⁸⁹"
 COURSE_STOPWORDS = {"de", "la", "el", "en", "y", "a", "los", "las", "del", "que", "se", "por", "con", "un", "una",
@@ -181,7 +183,9 @@ def course_table(corpus, oracle_chunks) -> pd.DataFrame:
     return table.groupby(["strategy", "header", "k"], sort=False).mean().reset_index()
 
 
-def test_evaluate_gives_the_courses_table_cell_for_cell(corpus, oracle_chunks):
+@budget(3, 1, name="every")  # every 3rd question in the default run (69 of 206, every document); all of them slow
+def test_evaluate_gives_the_courses_table_cell_for_cell(corpus, oracle_chunks, every):
+    corpus = dataclasses.replace(corpus, questions=corpus.questions.iloc[::every])
     with factstore.open() as store:
         store.load_reports(corpus.documents, progress=False)
         summary, _ = evaluate(store, corpus.passages, corpus.questions, strategies=BASELINES, progress=False)

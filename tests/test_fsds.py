@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 import factstore
 from factstore.errors import LoadError, NotFound
 from tests import oracle
-from tests.helpers import SERVED, budget, reset, served, submissions_for
 from tests.helpers import examples as hypothesis_budget
+from tests.helpers import reset, served, served_budget, submissions_for
 
 REVENUE = "RevenueFromContractWithCustomerExcludingAssessedTax"
 IPHONE = {"ProductOrService": "IPhone"}
@@ -333,8 +333,7 @@ def _reports(subs: list[list[str]], nums: list[list[str]]) -> list[oracle.Report
     return out
 
 
-@pytest.mark.parametrize("how", SERVED)
-@budget(8, 12)
+@served_budget(8, 12)
 def test_dimensional_facts_and_quarters_agree_with_brute_force(blank_store, how, examples, tmp_path_factory):
     """fact(dims=...) at exact periods, quarters(dims=...) (Q4 = FY - 9M of the same dimensions) and panel(dims=...)
     cells (with TTM) as of random moments, in either spelling of the dimensions, against the oracle over the raw

@@ -15,6 +15,7 @@ from factstore.demo.data import generate
 from factstore.demo.reports import generate_reports
 from factstore.evaluate.retrieval import at_budget, coverage, evaluate
 from factstore.text.chunkers import BASELINES
+from tests.helpers import budget
 
 
 @pytest.fixture(scope="module")
@@ -141,10 +142,13 @@ def test_scoped_beats_structure_at_equal_budget(corpus):
     assert set(by_type["type"]) >= {"dato", "tabla", "nota", "lista", "comparacion"}
 
 
-def test_eval_cli_json_and_plot(corpus, tmp_path, capsys):
+@budget(5, 1, name="every")  # every 5th question in the default run (41 of 206, every document); all of them slow
+def test_eval_cli_json_and_plot(corpus, tmp_path, capsys, every):
     plot = tmp_path / "curve.png"
+    questions = tmp_path / "questions.csv"
+    pd.read_csv(corpus["questions"]).iloc[::every].to_csv(questions, index=False, lineterminator="\n")
     code = main(["eval", "retrieval", "--documents", str(corpus["documents"]), "--passages",
-                 str(corpus["passages"]), "--questions", str(corpus["questions"]), "--json", "--plot", str(plot)])
+                 str(corpus["passages"]), "--questions", str(questions), "--json", "--plot", str(plot)])
     assert code == 0
     records = json.loads(capsys.readouterr().out)
     assert {tuple(sorted(r)) for r in records} == {("chars", "complete", "header", "k", "recall", "strategy")}
