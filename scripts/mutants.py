@@ -227,6 +227,10 @@ def _copy_tree(dest: Path) -> None:
         if src.is_file():
             (dest / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / name)
+    # the copy's sql/ and data/ are its package's factstore.sql and factstore.data (as a wheel ships them): found
+    # there first, not through the editable install's mapping to this checkout's folders
+    for package in ("sql", "data"):
+        (dest / "factstore" / package).symlink_to(dest / package, target_is_directory=True)
 
 
 def stale(tree: Path = ROOT) -> list[str]:
