@@ -28,13 +28,21 @@ settings.register_profile("dev", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
 
 
+# the longest modules of the default run, started first so that the two processes finish together (--dist loadscope
+# hands out modules in the order collected)
+LONGEST = ("test_asof_oracle.py", "test_threads.py", "test_sec_ingest.py", "test_fsds.py", "test_publish.py",
+           "test_stored_index.py")
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that takes the real SEC data (the `real` fixture, or one built on it) is marked `real`, so that
-    `-m real` selects it (before -m deselects: tryfirst)."""
+    `-m real` selects it (before -m deselects: tryfirst). The longest modules go first, each in its own order."""
     for item in items:
         if "real" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.real)
+    rank = {name: i for i, name in enumerate(LONGEST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONGEST)))  # stable: the rest as collected
 
 
 @pytest.fixture(scope="session")
