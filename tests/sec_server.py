@@ -200,6 +200,31 @@ def _is_json(data: bytes) -> bool:
     return True
 
 
+def most_in_window(times: list[float], seconds: float = 1.0) -> int:
+    """Largest number of `times` in any half-open window ``[t, t + seconds)``."""
+    times, best, j = sorted(times), 0, 0
+    for i, start in enumerate(times):  # an optimal window can always start at one of the times
+        j = max(j, i)
+        while j < len(times) and times[j] < start + seconds:
+            j += 1
+        best = max(best, j - i)
+    return best
+
+
+def record_sends(client: Any) -> list[float]:
+    """The moments (monotonic) at which `client` sends each request, appended as it sends them: what the rate
+    limiter controls, unlike arrival times at this server, which a loaded machine can bunch together."""
+    sent: list[float] = []
+    get = client.session.get
+
+    def timed_get(*args: Any, **kwargs: Any) -> Any:
+        sent.append(time.monotonic())
+        return get(*args, **kwargs)
+
+    client.session.get = timed_get
+    return sent
+
+
 class SecServer:
     """Local HTTP stand-in for the SEC: ``with SecServer(routes) as sec: requests.get(sec.url + path)``."""
 
@@ -246,14 +271,7 @@ class SecServer:
     def max_in_window(self, seconds: float = 1.0) -> int:
         """Largest number of requests whose arrival times fall in any half-open window ``[t, t + seconds)``."""
         with self._lock:
-            times = sorted(e.time for e in self.log)
-        best, j = 0, 0
-        for i, start in enumerate(times):  # an optimal window can always start at a request's arrival
-            j = max(j, i)
-            while j < len(times) and times[j] < start + seconds:
-                j += 1
-            best = max(best, j - i)
-        return best
+            return most_in_window([e.time for e in self.log], seconds)
 
     # ---- lifecycle -----------------------------------------------------------------------------------------
     def start(self) -> SecServer:
