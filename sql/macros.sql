@@ -165,34 +165,22 @@ WITH f AS (
     FROM fiscal_facts(as_of, mode := mode, concepts := concepts, entity := entity)
     WHERE fiscal_period IS NOT NULL
 ), years AS (
-    -- a fiscal label names one figure of each kind, so each slot holds at most one part (a join per slot: a pivot
-    -- by aggregation keeps a list or struct state per year, far slower)
-    SELECT *
-    FROM (SELECT entity_id, item, unit, fiscal_year, bool_and(kind = 'instant') AS instant,
-              is_additive_unit(unit) AS additive
-          FROM f GROUP BY entity_id, item, unit, fiscal_year)
-    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS q1 FROM f WHERE slot = 1)
-        USING (entity_id, item, unit, fiscal_year)
-    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS q2 FROM f WHERE slot = 2)
-        USING (entity_id, item, unit, fiscal_year)
-    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS q3 FROM f WHERE slot = 3)
-        USING (entity_id, item, unit, fiscal_year)
-    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS q4 FROM f WHERE slot = 4)
-        USING (entity_id, item, unit, fiscal_year)
-    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS i1 FROM f WHERE slot = 5)
-        USING (entity_id, item, unit, fiscal_year)
-    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS i2 FROM f WHERE slot = 6)
-        USING (entity_id, item, unit, fiscal_year)
-    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS i3 FROM f WHERE slot = 7)
-        USING (entity_id, item, unit, fiscal_year)
-    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS i4 FROM f WHERE slot = 8)
-        USING (entity_id, item, unit, fiscal_year)
-    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS h1 FROM f WHERE slot = 9)
-        USING (entity_id, item, unit, fiscal_year)
-    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS m9 FROM f WHERE slot = 10)
-        USING (entity_id, item, unit, fiscal_year)
-    LEFT JOIN (SELECT entity_id, item, unit, fiscal_year, part AS fy FROM f WHERE slot = 11)
-        USING (entity_id, item, unit, fiscal_year)
+    -- a fiscal label names one figure of each kind, so each slot holds at most one part: a pivot by aggregation
+    -- (eleven self-joins of f took longer to plan than to run: 0.13 s a lookup, against 0.09 s)
+    SELECT entity_id, item, unit, fiscal_year, bool_and(kind = 'instant') AS instant,
+        is_additive_unit(unit) AS additive,
+        any_value(part) FILTER (WHERE slot = 1) AS q1,
+        any_value(part) FILTER (WHERE slot = 2) AS q2,
+        any_value(part) FILTER (WHERE slot = 3) AS q3,
+        any_value(part) FILTER (WHERE slot = 4) AS q4,
+        any_value(part) FILTER (WHERE slot = 5) AS i1,
+        any_value(part) FILTER (WHERE slot = 6) AS i2,
+        any_value(part) FILTER (WHERE slot = 7) AS i3,
+        any_value(part) FILTER (WHERE slot = 8) AS i4,
+        any_value(part) FILTER (WHERE slot = 9) AS h1,
+        any_value(part) FILTER (WHERE slot = 10) AS m9,
+        any_value(part) FILTER (WHERE slot = 11) AS fy
+    FROM f GROUP BY entity_id, item, unit, fiscal_year
 ), first_half AS (
     SELECT *,
         CASE WHEN instant THEN reported_quarter(i1) ELSE reported_quarter(q1) END AS r1,
