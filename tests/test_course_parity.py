@@ -183,7 +183,7 @@ def course_table(corpus, oracle_chunks) -> pd.DataFrame:
     return table.groupby(["strategy", "header", "k"], sort=False).mean().reset_index()
 
 
-@budget(3, 1, name="every")  # every 3rd question in the default run (69 of 206, every document); all of them slow
+@budget(6, 1, name="every")  # every 6th question in the default run (35 of 206, every document); all of them slow
 def test_evaluate_gives_the_courses_table_cell_for_cell(corpus, oracle_chunks, every):
     corpus = dataclasses.replace(corpus, questions=corpus.questions.iloc[::every])
     with factstore.open() as store:

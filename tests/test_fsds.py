@@ -333,7 +333,7 @@ def _reports(subs: list[list[str]], nums: list[list[str]]) -> list[oracle.Report
     return out
 
 
-@served_budget(8, 12)
+@served_budget(4, 12)
 def test_dimensional_facts_and_quarters_agree_with_brute_force(blank_store, how, examples, tmp_path_factory):
     """fact(dims=...) at exact periods, quarters(dims=...) (Q4 = FY - 9M of the same dimensions) and panel(dims=...)
     cells (with TTM) as of random moments, in either spelling of the dimensions, against the oracle over the raw
@@ -380,7 +380,9 @@ def test_dimensional_facts_and_quarters_agree_with_brute_force(blank_store, how,
                 seen["panel"] += want_cell is not None
 
     agree()
-    assert seen["fact"] >= 30 and seen["none"] >= 3 and seen["derived"] >= 8 and seen["panel"] >= 30, seen
+    floor = examples / 8  # the floors of eight examples, in proportion
+    assert seen["fact"] >= 30 * floor and seen["none"] >= 3 * floor, seen
+    assert seen["derived"] >= 8 * floor and seen["panel"] >= 30 * floor, seen
 
 
 def test_a_store_written_before_minute_precision_is_brought_up_to_date(fsds, tmp_path):

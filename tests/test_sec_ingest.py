@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import factstore
 from factstore.cli import main
 from factstore.sec.client import SecClient
-from tests.helpers import submissions_for
+from tests.helpers import budget, submissions_for
+from tests.helpers import examples as hypothesis_budget
 from tests.sec_server import SecServer, most_in_window, record_sends, recorded_routes
 
 UA = "factstore tests tests@example.com"
@@ -336,28 +337,32 @@ def small_oracles(real):
     return out
 
 
-@given(plan=PLANS)
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-def test_whatever_the_faults_the_store_holds_exactly_the_companies_that_arrived_whole(real, small_oracles, plan,
+@budget(6, 12)
+def test_whatever_the_faults_the_store_holds_exactly_the_companies_that_arrived_whole(real, small_oracles, examples,
                                                                                      tmp_path_factory):
-    assume(plan.get("/submissions/CIK0001046179.json") != ["404*"])  # no submissions is not a failure: see LPA
-    cache = tmp_path_factory.mktemp("cache")
-    with SecServer(recorded_routes(real)) as sec, factstore.open() as store:
-        for path, faults in plan.items():
-            sec.fail(path, *faults)
-        client = SecClient(UA, base_url=sec.url, cache_dir=cache, backoff=0.001)
-        sent = record_sends(client)
-        reports = store.fetch_companyfacts(list(SMALL), client, keep_going=True)
-        arrived = tuple(t for t, r in zip(SMALL, reports, strict=True) if r.error is None)
-        assert snapshot(store) == small_oracles[arrived]
-        assert most_in_window(sent, 1.0) <= 10
-    # only a fault that outlasts the retries fails a company: one that never ends, a 404, or three bad payloads
-    lasting = {p for p, faults in plan.items() if faults in (["500*"], ["malformed*"], ["404*"])
-               or faults.count("malformed") == 3}
-    for ticker, report in zip(SMALL, reports, strict=True):
-        paths = {f"/api/xbrl/companyfacts/{SMALL[ticker]}", "/files/company_tickers.json"}
-        if ticker == "TSM":
-            paths.add("/submissions/CIK0001046179.json")
-        assert (report.error is not None) == bool(paths & lasting), (ticker, report.error)
-        if ticker == "LPA" and report.error is None:  # its submissions are not recorded: filing dates stand in
-            assert "no submissions JSON (404)" in report.note
+    @settings(**hypothesis_budget(examples, 12), deadline=None)
+    @given(plan=PLANS)
+    def arrive(plan):
+        assume(plan.get("/submissions/CIK0001046179.json") != ["404*"])  # no submissions is not a failure: see LPA
+        cache = tmp_path_factory.mktemp("cache")
+        with SecServer(recorded_routes(real)) as sec, factstore.open() as store:
+            for path, faults in plan.items():
+                sec.fail(path, *faults)
+            client = SecClient(UA, base_url=sec.url, cache_dir=cache, backoff=0.001)
+            sent = record_sends(client)
+            reports = store.fetch_companyfacts(list(SMALL), client, keep_going=True)
+            arrived = tuple(t for t, r in zip(SMALL, reports, strict=True) if r.error is None)
+            assert snapshot(store) == small_oracles[arrived]
+            assert most_in_window(sent, 1.0) <= 10
+        # only a fault that outlasts the retries fails a company: one that never ends, a 404, or three bad payloads
+        lasting = {p for p, faults in plan.items() if faults in (["500*"], ["malformed*"], ["404*"])
+                   or faults.count("malformed") == 3}
+        for ticker, report in zip(SMALL, reports, strict=True):
+            paths = {f"/api/xbrl/companyfacts/{SMALL[ticker]}", "/files/company_tickers.json"}
+            if ticker == "TSM":
+                paths.add("/submissions/CIK0001046179.json")
+            assert (report.error is not None) == bool(paths & lasting), (ticker, report.error)
+            if ticker == "LPA" and report.error is None:  # its submissions are not recorded: filing dates stand in
+                assert "no submissions JSON (404)" in report.note
+
+    arrive()
