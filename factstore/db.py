@@ -101,9 +101,10 @@ class Db:
         self.read_only = bool(self.one("SELECT current_setting('access_mode') = 'read_only'")[0])
         if not self.read_only:
             self._migrate()
-            for name in SQL_FILES:
-                self.all(sql_text(name))
-            self.all("CREATE OR REPLACE TABLE schema_version AS SELECT ? AS digest", [SCHEMA_DIGEST])
+            if self.schema_digest() != SCHEMA_DIGEST:  # a store made by these very files has them (0.1 s saved)
+                for name in SQL_FILES:
+                    self.all(sql_text(name))
+                self.all("CREATE OR REPLACE TABLE schema_version AS SELECT ? AS digest", [SCHEMA_DIGEST])
         elif self.schema_digest() != SCHEMA_DIGEST:
             raise FactstoreError(f"{path}: written by another version of factstore, whose views and macros "
                                  f"differ from this one's; open it once for writing to bring it up to date "

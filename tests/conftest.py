@@ -28,8 +28,8 @@ settings.register_profile("dev", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
 
 
-# the longest modules of the default run, started first so that the two processes finish together (--dist loadscope
-# hands out modules in the order collected)
+# the longest modules of the default run, started first so that the two processes finish together (--dist worksteal
+# splits the tests in the order collected, and a process that is done takes over the other's remaining ones)
 LONGEST = ("test_asof_oracle.py", "test_threads.py", "test_sec_ingest.py", "test_fsds.py", "test_publish.py",
            "test_stored_index.py")
 

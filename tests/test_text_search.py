@@ -145,7 +145,7 @@ def test_scoped_beats_structure_at_equal_budget(corpus, tmp_path, every):
     assert set(by_type["type"]) >= {"dato", "tabla", "nota", "lista", "comparacion"}
 
 
-@budget(10, 1, name="every")  # every 10th question in the default run (21 of 206, every document); all of them slow
+@budget(20, 1, name="every")  # every 20th question in the default run (11 of 206, every document); all of them slow
 def test_eval_cli_json_and_plot(corpus, tmp_path, capsys, every):
     plot = tmp_path / "curve.png"
     questions = tmp_path / "questions.csv"
