@@ -155,7 +155,7 @@ def _chunk_index(db: Db, strategy: str, header: bool) -> ChunkIndex:
                              [strategy]).fetchnumpy()
     return stored_index(docs, lengths, terms, header=header, find=lambda tokens: _bm25_terms(db, strategy, tokens),
                         postings=lambda term_ids: _bm25_postings(db, term_ids),
-                        rows=lambda keys: _chunk_rows(db, strategy, keys),
+                        rows=lambda doc_ids, chunk_nos: _chunk_rows(db, strategy, doc_ids, chunk_nos),
                         ranking=ranking(strategy))
 
 
@@ -171,12 +171,14 @@ def _bm25_postings(db: Db, term_ids: np.ndarray) -> dict[str, np.ndarray]:
                             [term_ids.tolist()]).fetchnumpy()
 
 
-def _chunk_rows(db: Db, strategy: str, keys: pd.DataFrame) -> pd.DataFrame:
-    """The spans, section, header and text of chunks (doc_id, chunk_no), in the order of keys."""
-    found = db.sql("""SELECT doc_id, chunk_no, spans, section, header, text FROM chunks WHERE strategy = ?
-        AND doc_id IN (SELECT unnest(?)) AND chunk_no IN (SELECT unnest(?))""",
-                     [strategy, keys["doc_id"].unique().tolist(), keys["chunk_no"].unique().tolist()])
-    return keys.merge(found, on=["doc_id", "chunk_no"], how="left")
+def _chunk_rows(db: Db, strategy: str, doc_ids: list[str], chunk_nos: list[int]) -> list[tuple]:
+    """The (spans, section, header, text) of chunks (doc_ids[i], chunk_nos[i]), in that order."""
+    return db.all("""
+        WITH k AS (SELECT unnest(?::VARCHAR[]) AS doc_id, unnest(?::INTEGER[]) AS chunk_no,
+                          unnest(range(len(?::VARCHAR[]))) AS i)
+        SELECT c.spans, c.section, c.header, c.text FROM k
+        LEFT JOIN chunks c ON c.strategy = ? AND c.doc_id = k.doc_id AND c.chunk_no = k.chunk_no ORDER BY k.i""",
+        [doc_ids, chunk_nos, doc_ids, strategy])
 
 
 def _memory_index(db: Db, strategy: str, header: bool, *, stored: bool) -> ChunkIndex:

@@ -108,11 +108,12 @@ class StoredBM25(Scorer):
 
 def stored_index(docs: pd.DataFrame, chunks: dict[str, np.ndarray], terms: dict[str, np.ndarray], *, header: bool,
                  find: Callable[[list[str]], dict[str, int]], postings: Postings,
-                 rows: Callable[[pd.DataFrame], pd.DataFrame], ranking: Ranking = COURSE_RANKING) -> ChunkIndex:
+                 rows: Callable[[list[str], list[int]], list[tuple]],
+                 ranking: Ranking = COURSE_RANKING) -> ChunkIndex:
     """A ChunkIndex over a strategy's stored rows: docs (document metadata sorted by doc_id, with each document's
     first_chunk id and number of chunks; its chunks have consecutive ids in chunk_no order), chunks (chunk_id,
     text_len, header_len), terms (term_id ascending, df_text, df_all); find and postings as StoredBM25's, rows reads
-    the chunks (spans, section, header, text) of a frame of (doc_id, chunk_no) keys, in its order."""
+    the chunks (spans, section, header, text) of doc_ids and chunk_nos, pair by pair, in their order."""
     counts = docs["chunks"].to_numpy()
     firsts = docs["first_chunk"].to_numpy()
     chunk_id = runs(firsts, counts)  # positions follow (doc_id, chunk_no), the order ties are broken by
@@ -126,8 +127,8 @@ def stored_index(docs: pd.DataFrame, chunks: dict[str, np.ndarray], terms: dict[
                       header=header, find=find, postings=postings, ranking=ranking)
     doc_ids = docs["doc_id"].to_numpy()
 
-    def chunk_rows(positions: np.ndarray) -> pd.DataFrame:
-        return rows(pd.DataFrame({"doc_id": doc_ids[chunk_doc[positions]], "chunk_no": chunk_no[positions]}))
+    def chunk_rows(positions: np.ndarray) -> list[tuple]:
+        return rows(doc_ids[chunk_doc[positions]].tolist(), chunk_no[positions].tolist())
 
     return ChunkIndex(bm25, docs.drop(columns=["first_chunk", "chunks"]), chunk_doc, chunk_no, chunk_rows,
                       header=header)

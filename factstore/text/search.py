@@ -75,12 +75,16 @@ def ranking(strategy: str) -> Ranking:
 class ChunkIndex:
     """BM25 search over a strategy's chunks: a scorer whose documents are the chunks (ordered by doc_id and
     chunk_no), the documents' metadata (DOC_COLUMNS), each chunk's document row and chunk_no, and rows, which
-    reads the chunks (spans, section, header, text) at positions, in order. `header=True` scores 'header + text'."""
+    reads the chunks (spans, section, header, text tuples) at positions, in order. `header=True` scores
+    'header + text'."""
 
     def __init__(self, bm25: Scorer, docs: pd.DataFrame, chunk_doc: np.ndarray, chunk_no: np.ndarray,
-                 rows: Callable[[np.ndarray], pd.DataFrame], *, header: bool = False) -> None:
+                 rows: Callable[[np.ndarray], list[tuple]], *, header: bool = False) -> None:
         self.bm25, self.docs, self.header = bm25, docs.reset_index(drop=True), header
         self._chunk_doc, self._chunk_no, self._rows = chunk_doc, chunk_no, rows
+        # what a hit says of its document, read once (pandas per hit cost more than the search)
+        self._doc_rows = [(d.doc_id, d.title, d.issuer, d.form, None if pd.isna(d.year) else int(d.year))
+                          for d in self.docs.itertuples()]
         self._issuers = {normalize(i): i for i in self.docs["issuer"].dropna().unique()}
 
     @classmethod
@@ -93,7 +97,9 @@ class ChunkIndex:
         bm25 = BM25(tokenize_columns(texts, blank=ranking.blank), idf=idf, k1=ranking.k1, b=ranking.b)
         chunk_doc, _ = pd.factorize(chunks["doc_id"])
         docs = chunks.drop_duplicates("doc_id")[DOC_COLUMNS]
-        return cls(bm25, docs, chunk_doc, chunks["chunk_no"].to_numpy(), lambda rows: chunks.iloc[rows], header=header)
+        columns = [chunks[c].to_numpy() for c in ("spans", "section", "header", "text")]
+        return cls(bm25, docs, chunk_doc, chunks["chunk_no"].to_numpy(),
+                   lambda rows: list(zip(*(c[rows] for c in columns), strict=True)), header=header)
 
     def mask(self, filters: dict[str, Any] | None) -> np.ndarray | None:
         """Chunks allowed by filters: doc_id, issuer (accents and case ignored), form, year, period_end,
@@ -175,14 +181,16 @@ class ChunkIndex:
 
     def _hits(self, rows: np.ndarray, scores: np.ndarray) -> list[Hit]:
         """The chunks at positions rows as hits with their scores (one read of the chunks for all)."""
-        chunks = self._rows(rows)
-        docs = self.docs.iloc[self._chunk_doc[rows]]
-        return [Hit(doc_id=d.doc_id, chunk_no=int(no), spans=tuple((int(s["start_char"]), int(s["end_char"]))
-                                                                    for s in c.spans),
-                    section=c.section, score=float(score), text=c.text, header=c.header if self.header else "",
-                    title=d.title, issuer=d.issuer, form=d.form, year=None if pd.isna(d.year) else int(d.year))
-                for c, d, no, score in zip(chunks.itertuples(), docs.itertuples(), self._chunk_no[rows].tolist(),
-                                           scores.tolist(), strict=True)]
+        hits = []
+        for (spans, section, header, text), doc, no, score in zip(
+                self._rows(rows), self._chunk_doc[rows].tolist(), self._chunk_no[rows].tolist(), scores.tolist(),
+                strict=True):
+            doc_id, title, issuer, form, year = self._doc_rows[doc]
+            hits.append(Hit(doc_id=doc_id, chunk_no=int(no),
+                            spans=tuple((int(s["start_char"]), int(s["end_char"])) for s in spans),
+                            section=section, score=float(score), text=text, header=header if self.header else "",
+                            title=title, issuer=issuer, form=form, year=year))
+        return hits
 
 
 def _words(text: str) -> list[str]:
