@@ -1,4 +1,5 @@
-"""Acceptance times: EDGAR's hours, the filing-hours rule, repair of mislabelled times, date precision.
+"""Acceptance times: EDGAR's hours, the filing-hours rule, repair of mislabelled times, date precision, and the
+one rule every loader's stamps go through (`resolve_acceptances`).
 
 All times leave this module as naive ``datetime`` in UTC, the store's convention.
 """
@@ -7,13 +8,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from typing import NoReturn
 from zoneinfo import ZoneInfo
 
 import numpy as np
 import pandas as pd
+
+from factstore.errors import LoadError
 
 NEW_YORK = ZoneInfo("America/New_York")
 EDGAR_OPENS = time(6, 0)
@@ -120,52 +125,158 @@ def _wall_time(stamp: str) -> datetime:
     return (ts.tz_localize(None) if ts.tzinfo is not None else ts).to_pydatetime()
 
 
-def resolve_acceptances(
-    stamps: list[str | None], filed: list[date | None]
-) -> list[Acceptance]:
-    """Read one filer's acceptanceDateTime stamps, repairing New York times labelled as UTC.
+EDGAR_FIRST = datetime(1993, 1, 1, tzinfo=UTC)  # EDGAR took its first electronic filings in 1993: none is earlier
+LATE_DAYS = 4  # a filing date may be this many days after its acceptance (after 17:30, over a weekend and a holiday)
+WINDOW = {"second": timedelta(0), "minute": timedelta(minutes=1)}  # how far a stamp of this precision may be off
 
-    Each stamp is tried as UTC and as New York wall time against EDGAR's hours and its filing date.
-    Where only one reading fits, it wins; where both fit, the filer's own convention (the majority of
-    its unambiguous stamps) decides, and without one the later reading, so a value is never public
-    earlier than in reality. Where there is no stamp, the end of the filing date in New York is used.
+
+@dataclass(frozen=True)
+class Place:
+    """Where a filing's acceptance was given, for a refusal: the file, the accession, the field of its stamp and
+    that of its filing date, and the file's 1-based data row where it has rows."""
+
+    source: str
+    accession: str
+    stamp_field: str | None = None
+    date_field: str | None = None
+    row: int | None = None
+
+
+Stamp = str | datetime | None  # EDGAR's acceptanceDateTime text, or a moment (naive: UTC)
+
+
+def resolve_acceptances(
+    stamps: Sequence[Stamp], filed: Sequence[date | None], where: Callable[[int], Place] | None = None, *,
+    precision: str = "second", note: str = "as given (UTC)", now: datetime | None = None,
+) -> list[Acceptance]:
+    """The acceptance times of one filer's filings: every loader's stamps read by this one rule.
+
+    A text stamp is EDGAR's acceptanceDateTime, labelled UTC but New York time for some filers: it is tried as
+    both, against EDGAR's hours (06:00-22:00 New York) and its filing date (after 17:30, the next business day).
+    Where only one reading fits, it wins; where both fit, the filer's own convention (the majority of its
+    unambiguous stamps) decides, and without one the later reading. A moment (a datetime: naive is UTC; `note`
+    says how it was read) is tried as it is, `precision` saying how far it may be off ('minute': FSDS).
+
+    A stamp that fits neither reading of its filing date falls back to the end of that day in New York, with
+    precision 'date' and a note of what was given and why it was not used; a stamp later still is kept (the
+    later reading), so a value is never public earlier than the stamp or the filing date allow. Without a stamp,
+    the end of the filing date. Without a filing date there is nothing to check a moment against: it is kept.
+
+    A stamp before 1993-01-01 or after `now` (the time of loading), or a filing date before 1993 or after any
+    date a filing accepted by now could have, is refused: a LoadError naming the file, the accession and the
+    field (`where(i)` says where the i-th stamp was given).
     """
-    readings: list[tuple[datetime, datetime, bool, bool] | None] = []
+    now = _moment(now).replace(tzinfo=UTC) if now is not None else datetime.now(UTC)
+    latest_day = now.astimezone(NEW_YORK).date() + timedelta(days=LATE_DAYS)
+    window, first_day = WINDOW[precision], EDGAR_FIRST.date()
+    readings: list[tuple[datetime, ...] | None] = []
+    fits: list[tuple[bool, ...]] = []
     votes: Counter[str] = Counter()
-    for stamp, day in zip(stamps, filed, strict=True):
-        if not stamp:
+    for i, (stamp, day) in enumerate(zip(stamps, filed, strict=True)):
+        if day is not None and not first_day <= day <= latest_day:
+            _refuse(where, i, "date", f"filed {day}", day < first_day, now)
+        if not stamp or stamp is pd.NaT:
             readings.append(None)
+            fits.append(())
             continue
-        as_utc, as_ny = _readings(stamp)
-        utc_ok = plausible(as_utc.astimezone(NEW_YORK), day)
-        ny_ok = plausible(as_ny, day)
-        readings.append((as_utc, as_ny, utc_ok, ny_ok))
-        if utc_ok != ny_ok:
-            votes["utc" if utc_ok else "ny"] += 1
+        if isinstance(stamp, str):  # (EDGAR's shape: the fast path; the New York reading is its own wall time)
+            read = _readings(stamp)
+            local = (read[0].astimezone(NEW_YORK), read[1])
+        else:
+            read = (_moment(stamp).replace(tzinfo=UTC),)
+            local = (read[0].astimezone(NEW_YORK),)
+        if not EDGAR_FIRST <= read[0] <= now:
+            _refuse(where, i, "stamp", f"accepted {_given(stamp)}", read[0] < EDGAR_FIRST, now)
+        if window:
+            ok = tuple(_fits(x, day, window) for x in local)
+        else:
+            ok = (plausible(local[0], day), plausible(local[1], day)) if len(local) == 2 else (
+                plausible(local[0], day),)
+        readings.append(read)
+        fits.append(ok)
+        if len(ok) == 2 and ok[0] != ok[1]:
+            votes["utc" if ok[0] else "ny"] += 1
     convention = "ny" if votes["ny"] > votes["utc"] else "utc" if votes["utc"] else None
     out = []
-    for reading, day in zip(readings, filed, strict=True):
-        if reading is None:
+    for stamp, read, ok, day in zip(stamps, readings, fits, filed, strict=True):
+        if read is None:
             if day is None:
                 raise ValueError("a filing has neither an acceptance time nor a filing date")
             out.append(Acceptance(end_of_filing_day(day), "date", "filing date only: end of day, New York"))
-            continue
-        as_utc, as_ny, utc_ok, ny_ok = reading
-        if utc_ok and not ny_ok:
-            out.append(Acceptance(utc_naive(as_utc), "second", "as given (UTC)"))
-        elif ny_ok and not utc_ok:
-            out.append(Acceptance(utc_naive(as_ny), "second", "repaired: New York time labelled UTC"))
-        elif utc_ok and ny_ok and convention == "utc":
-            out.append(Acceptance(utc_naive(as_utc), "second", "as given (UTC, filer's convention)"))
-        elif utc_ok and ny_ok:
-            note = "repaired: New York time labelled UTC (filer's convention)" if convention else (
-                "ambiguous: read as New York time, the later reading")
-            out.append(Acceptance(utc_naive(as_ny), "second", note))
+        elif len(read) == 1 and (ok[0] or day is None):
+            out.append(Acceptance(utc_naive(read[0]), precision, note))
+        elif len(read) == 1:
+            out.append(_fallback(stamp, read, day, precision))
+        elif ok[0] and not ok[1]:
+            out.append(Acceptance(utc_naive(read[0]), precision, "as given (UTC)"))
+        elif ok[1] and not ok[0]:
+            out.append(Acceptance(utc_naive(read[1]), precision, "repaired: New York time labelled UTC"))
+        elif ok[0] and convention == "utc":
+            out.append(Acceptance(utc_naive(read[0]), precision, "as given (UTC, filer's convention)"))
+        elif ok[0]:
+            out.append(Acceptance(utc_naive(read[1]), precision,
+                                  "repaired: New York time labelled UTC (filer's convention)" if convention
+                                  else "ambiguous: read as New York time, the later reading"))
+        elif day is None:
+            out.append(Acceptance(utc_naive(max(read)), precision,
+                                  "fits neither reading of EDGAR's hours: later reading kept"))
         else:
-            later = max(as_utc, as_ny)
-            out.append(Acceptance(utc_naive(later), "second",
-                                  "fits neither EDGAR hours nor filing date: later reading kept"))
+            out.append(_fallback(stamp, read, day, precision))
     return out
+
+
+def _fallback(stamp: Stamp, read: tuple[datetime, ...], day: date, precision: str) -> Acceptance:
+    """A stamp that fits no reading of its filing date: the end of that day in New York, or the stamp's later
+    reading where that is later still (never public earlier than either says); the note says what was given and
+    why it was not used."""
+    if len(read) == 1:
+        why = f"does not fit filing date {day} under EDGAR's hours ({_why(read[0], day)})"
+    else:
+        why = (f"fits neither reading of filing date {day} under EDGAR's hours (as UTC: {_why(read[0], day)}; "
+               f"as New York time: {_why(read[1], day)})")
+    end, later = end_of_filing_day(day), utc_naive(max(read))
+    if later > end:
+        return Acceptance(later, precision, f"given {_given(stamp)}: {why}; kept, its later reading being after the "
+                                            "end of the filing day")
+    return Acceptance(end, "date", f"given {_given(stamp)}: {why}; end of filing day, New York")
+
+
+def _refuse(where: Callable[[int], Place] | None, i: int, what: str, given: str, early: bool,
+            now: datetime) -> NoReturn:
+    """Refuse the i-th filing's stamp (what='stamp') or filing date ('date'), before 1993 (early) or after now."""
+    place = where(i) if where else Place("acceptance times", f"#{i + 1}", "acceptance time", "filing date")
+    reason = (f"{given}, before 1993-01-01, when EDGAR took its first filing" if early
+              else f"{given}, after this load's time ({utc_naive(now):%Y-%m-%d %H:%M:%S} UTC)")
+    raise LoadError(place.source, f"accession {place.accession}: {reason}", row=place.row,
+                    field=place.stamp_field if what == "stamp" else place.date_field)
+
+
+def _moment(value: datetime) -> datetime:
+    """A moment as naive UTC (naive: UTC already), to the microsecond."""
+    moment = utc_naive(value) if value.tzinfo is not None else value
+    return moment.to_pydatetime() if isinstance(moment, pd.Timestamp) else moment
+
+
+def _fits(local: datetime, day: date | None, window: timedelta) -> bool:
+    """Whether a New York time, up to `window` either side, fits EDGAR's hours and its filing date."""
+    return plausible(local, day) or plausible(local - window, day) or plausible(local + window, day)
+
+
+def _why(moment: datetime, day: date) -> str:
+    """Why a moment (aware) does not fit a filing date: outside EDGAR's hours, or a filing then dated otherwise."""
+    local = moment.astimezone(NEW_YORK)
+    if not EDGAR_OPENS <= local.time() <= EDGAR_CLOSES:
+        return f"{local:%Y-%m-%d %H:%M:%S} New York, outside 06:00-22:00"
+    return f"{local:%Y-%m-%d %H:%M:%S} New York, a filing dated {filing_date(utc_naive(moment))}"
+
+
+def _given(stamp: Stamp) -> str:
+    """A stamp as given, for a note or a refusal: its text, or the moment in New York and UTC."""
+    if isinstance(stamp, str):
+        return repr(stamp)
+    moment = _moment(stamp)  # type: ignore[arg-type]
+    local = moment.replace(tzinfo=UTC).astimezone(NEW_YORK)
+    return f"{local:%Y-%m-%d %H:%M:%S} New York ({moment:%Y-%m-%d %H:%M:%S} UTC)"
 
 
 def filing_date(accepted: datetime) -> date:

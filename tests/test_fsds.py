@@ -286,6 +286,13 @@ FILINGS = [("10-K", [(date(2022, 12, 31), 4)], date(2023, 2, 20)),
            ("10-K", [(date(2023, 12, 31), 4), (date(2022, 12, 31), 4)], date(2024, 2, 21))]
 
 
+def next_business_day(day: date) -> date:
+    day += timedelta(days=1)
+    while day.weekday() >= 5:
+        day += timedelta(days=1)
+    return day
+
+
 @st.composite
 def quarter_rows(draw):
     """An FSDS quarter's submissions and values: each filer's 10-Qs and 10-Ks of 2023, some amended later with new
@@ -299,7 +306,9 @@ def quarter_rows(draw):
                 n += 1
                 adsh = f"{cik:010d}-23-{n:06d}"
                 minute = draw(st.integers(6 * 60, 22 * 60 - 1))
-                subs.append([adsh, str(cik), f"FILER {cik}", kind, f"{periods[0][0]:%Y%m%d}", f"{when:%Y%m%d}",
+                # EDGAR dates a filing accepted after 17:30 the next business day (else the time is not used)
+                filed = when if minute <= 17 * 60 + 30 else next_business_day(when)
+                subs.append([adsh, str(cik), f"FILER {cik}", kind, f"{periods[0][0]:%Y%m%d}", f"{filed:%Y%m%d}",
                              f"{when:%Y-%m-%d} {minute // 60:02d}:{minute % 60:02d}:00.0",
                              "1" if i < len(versions) - 1 else "0"])
                 for ddate, qtrs in periods:

@@ -28,7 +28,7 @@ import pyarrow.compute as pc
 from factstore.errors import LoadError
 from factstore.loaders.batch import Batch, first_rows, sec_entity_id
 from factstore.resources import sql_text
-from factstore.timing import resolve_acceptances
+from factstore.timing import Place, resolve_acceptances
 
 
 class Named(NamedTuple):
@@ -95,10 +95,16 @@ class Submissions:
     filing date, acceptance stamp, report date, primary document, XBRL or not), the company's fields, its
     CIK (None where no file tells) and the files read."""
 
-    listing: pa.Table  # LISTED columns (filed: a date; is_xbrl: bool; the rest text)
+    listing: pa.Table  # LISTED columns (filed: a date; is_xbrl: bool; position: int; the rest text)
     company: dict[str, Any]
     cik: int | None = None
     sources: tuple[str, ...] = ()
+    main: str = ""  # the main file (its lists are under filings.recent; a paged file's at its top level)
+
+    def place(self, source: str, accession: str, position: int) -> Place:
+        """Where a listed filing's acceptanceDateTime and filingDate are, by JSON path."""
+        prefix = "filings.recent." if source == self.main else ""
+        return Place(source, accession, f"{prefix}acceptanceDateTime[{position}]", f"{prefix}filingDate[{position}]")
 
     @cached_property
     def filings(self) -> pd.DataFrame:
@@ -108,7 +114,8 @@ class Submissions:
         return frame
 
 
-LISTED = ["filing_id", "form", "filed", "stamp", "report_date", "source", "primary_document", "is_xbrl"]
+LISTED = ["filing_id", "form", "filed", "stamp", "report_date", "source", "primary_document", "is_xbrl", "position"]
+LISTED_TYPES = {"is_xbrl": pa.bool_(), "position": pa.int64()}  # the rest: text
 
 
 def read_submissions(data: Json | list[Json]) -> Submissions:
@@ -134,10 +141,10 @@ def read_submissions(data: Json | list[Json]) -> Submissions:
             company, main = _company(parsed, source), source
         for key, values in _listed(parsed, source).items():
             columns[key] += values
-    listing = pa.table({key: pa.array(columns[key], pa.bool_() if key == "is_xbrl" else pa.string()) for key in LISTED})
+    listing = pa.table({key: pa.array(columns[key], LISTED_TYPES.get(key, pa.string())) for key in LISTED})
     listing = listing.set_column(LISTED.index("filed"), "filed", pc.cast(listing["filed"], pa.date32()))  # (checked)
     # a filing listed twice: its first row
-    return Submissions(first_rows(listing, "filing_id"), company, cik, tuple(sources))
+    return Submissions(first_rows(listing, "filing_id"), company, cik, tuple(sources), main)
 
 
 def _company(parsed: dict[str, Any], source: str) -> dict[str, Any]:
@@ -186,7 +193,7 @@ def _listed(parsed: dict[str, Any], source: str) -> dict[str, list[Any]]:
             "stamp": [s or None for s in columns["acceptanceDateTime"]],
             "report_date": [r or None for r in columns["reportDate"]], "source": [source] * len(accessions),
             "primary_document": [d or None for d in columns["primaryDocument"]],
-            "is_xbrl": [bool(x) for x in columns["isXBRL"]]}
+            "is_xbrl": [bool(x) for x in columns["isXBRL"]], "position": list(range(len(accessions)))}
 
 
 def _first_not(ok: Callable[[list[Any]], list[bool]], values: list[Any]) -> int | None:
@@ -535,19 +542,28 @@ def companyfacts_batch(parsed: Parsed, submissions: Json | list[Json] | Submissi
                                                                                 "period_end"))
     stamps: list[str | None] = [None] * len(accns)
     sources = [source] * len(accns)
+    positions: list[int | None] = [None] * len(accns)  # the filing's place in its submissions file's lists
     company: dict[str, Any] = {}
     if submissions is not None:
         listed, company = submissions.listing, submissions.company
         # each accession's row in the listing (its accessions are unique), or -1
         at = pc.fill_null(pc.index_in(pa.array(accns, pa.string()), value_set=listed["filing_id"]), -1).to_numpy()
         mine = np.flatnonzero(at >= 0)
-        given, reported, files, days = (listed[c].take(at[mine]).to_pylist()
-                                        for c in ("stamp", "report_date", "source", "filed"))
+        given, reported, files, days, places = (listed[c].take(at[mine]).to_pylist()
+                                                for c in ("stamp", "report_date", "source", "filed", "position"))
         # the submissions' filing date and report date win over the facts'
-        for i, stamp, day, report_date, source_i in zip(mine.tolist(), given, days, reported, files, strict=True):
+        for i, stamp, day, report_date, source_i, place in zip(mine.tolist(), given, days, reported, files, places,
+                                                                strict=True):
             stamps[i], filed[i], sources[i] = stamp if isinstance(stamp, str) else None, day, source_i
+            positions[i] = place
             period_end[i] = date.fromisoformat(report_date) if isinstance(report_date, str) else period_end[i]
-    times = resolve_acceptances(stamps, filed)
+
+    def where(i: int) -> Place:
+        if submissions is not None and positions[i] is not None:
+            return submissions.place(sources[i], accns[i], positions[i])
+        return Place(source, accns[i], None, "filed")
+
+    times = resolve_acceptances(stamps, filed, where)
     accepted = [t.at for t in times]
     batch = Batch(source=source, kind="companyfacts", row_name=_row_namer(table), stored_wins=True)
     batch.filings = pa.table({

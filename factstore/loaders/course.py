@@ -9,7 +9,7 @@ import pandas as pd
 from factstore.errors import LoadError
 from factstore.loaders.batch import Batch
 from factstore.loaders.columns import dates, numbers, read_table, require, strings, utc_timestamps
-from factstore.timing import filing_date
+from factstore.timing import Place, filing_date, resolve_acceptances
 
 COURSE_FORMS = {"10-K", "10-Q", "10-K/A", "10-Q/A"}
 DOCUMENT_FIELDS = ["id_doc", "ticker", "emisor", "tipo", "periodo_fin", "texto"]
@@ -91,6 +91,15 @@ def read_sales(data: Table) -> tuple[pd.DataFrame, str]:
     }), source
 
 
+def _place(filing: pd.Series, reports: pd.DataFrame, docs: pd.DataFrame | None) -> Place:
+    """Where a filing's ts_presentacion is given: its file (the XBRL file's where both give it) and first data row."""
+    rows = reports.loc[reports["filing_id"] == filing["filing_id"], "row"]
+    if len(rows):
+        return Place(filing["source"], filing["filing_id"], "ts_presentacion", row=int(rows.min()))
+    at = (docs["doc_id"] == filing["filing_id"]).to_numpy().nonzero()[0] if docs is not None else []
+    return Place(filing["source"], filing["filing_id"], "ts_presentacion", row=int(at[0]) + 1 if len(at) else None)
+
+
 def read_course(xbrl: Table | None = None, documents: Table | None = None, sales: Table | None = None,
                 known_filings: pd.DataFrame | None = None) -> Batch:
     """A batch from any of the course's three files; `known_filings` (filing_id, entity_id, form,
@@ -144,9 +153,14 @@ def read_course(xbrl: Table | None = None, documents: Table | None = None, sales
         if docs is not None:  # the document's own period end wins over the latest fact's
             ends = docs.set_index("doc_id")["period_end"]
             merged["period_end"] = merged["filing_id"].map(ends).fillna(merged["period_end"])
-        merged = merged.drop_duplicates("filing_id")
-        merged["filed"] = [filing_date(t.to_pydatetime()) for t in merged["accepted_at"]]
-        batch.filings = merged.assign(accepted_precision="second", accepted_note="as given (UTC)")
+        merged = merged.drop_duplicates("filing_id").reset_index(drop=True)
+        # the one rule of acceptance times; the course gives no filing date, so only its bounds apply
+        times = resolve_acceptances(list(merged["accepted_at"]), [None] * len(merged),
+                                    lambda i: _place(merged.iloc[i], batch.reports, docs))
+        merged["accepted_at"] = pd.Series([t.at for t in times], dtype="datetime64[us]")
+        merged["filed"] = [filing_date(t.at) for t in times]
+        batch.filings = merged.assign(accepted_precision=[t.precision for t in times],
+                                      accepted_note=[t.note for t in times])
     if sales is not None:
         batch.sales, batch.source_of["sales"] = read_sales(sales)
     return batch

@@ -14,7 +14,7 @@ import pandas as pd
 from factstore.errors import LoadError
 from factstore.loaders.batch import Batch, sec_entity_id
 from factstore.loaders.companyfacts import entity_row
-from factstore.timing import as_of_timestamp, end_of_filing_day, filing_date
+from factstore.timing import Place, as_of_timestamp, filing_date, resolve_acceptances
 
 ACCESSION = re.compile(r"(?<!\d)(\d{10})-?(\d{2})-?(\d{6})(?!\d)")  # 0000320193-24-000123
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -52,7 +52,7 @@ def read_filing(path: str | Path, cik: int, company: dict[str, Any], filings: pd
     entity_id = sec_entity_id(cik)
     accession = accession_in(path, accession)
     form = form.strip().upper() if form and form.strip() else None
-    given = _acceptance(accepted_at, source)
+    given = _acceptance(accepted_at, source, accession or Path(path).name)
     end = _day(period_end, source, "period_end")
     if accession is None and form and given:
         same = filings[(filings["entity_id"] == entity_id) & (filings["form"].str.upper() == form)
@@ -83,20 +83,24 @@ def read_filing(path: str | Path, cik: int, company: dict[str, Any], filings: pd
     return documents_batch(cik, company, frame, {filing_id: (body, Path(path))})
 
 
-def _acceptance(value: Any, source: str) -> tuple[datetime, date, str, str] | None:
+def _acceptance(value: Any, source: str, accession: str) -> tuple[datetime, date, str, str] | None:
     """A given acceptance as (UTC moment, filing date, precision, note): a day alone is the end of that day in
-    New York (as filings known to the day only are), a moment is UTC unless it says otherwise."""
+    New York (as filings known to the day only are), a moment is UTC unless it says otherwise; either read by the
+    one rule of acceptance times (no filing date is given beside it: only its bounds apply)."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
+    where = lambda i: Place(source, accession, "accepted_at", "accepted_at")  # noqa: E731
     day_only = isinstance(value, str) and _DAY.fullmatch(value.strip())
     if day_only or (isinstance(value, date) and not isinstance(value, datetime)):
         day = _day(value, source, "accepted_at")
-        return end_of_filing_day(day), day, "date", "filing date only (given): end of day, New York"
+        (read,) = resolve_acceptances([None], [day], where)
+        return read.at, day, read.precision, "filing date only (given): end of day, New York"
     try:
         at = as_of_timestamp(value)
     except ValueError as exc:
         raise LoadError(source, f"cannot read {value!r} as a date or a time", field="accepted_at") from exc
-    return at, filing_date(at), "second", "as given (UTC)"
+    (read,) = resolve_acceptances([at], [None], where)
+    return read.at, filing_date(read.at), read.precision, read.note
 
 
 def _day(value: Any, source: str, name: str) -> date | None:

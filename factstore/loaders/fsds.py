@@ -24,6 +24,7 @@ from factstore.errors import LoadError
 from factstore.loaders.batch import Batch
 from factstore.progress import progress_bar
 from factstore.resources import sql_text
+from factstore.timing import Place, resolve_acceptances
 
 SUB_FIELDS = ("adsh", "cik", "name", "form", "period", "filed", "accepted", "prevrpt")
 NUM_FIELDS = ("adsh", "tag", "version", "ddate", "qtrs", "uom", "value")
@@ -142,6 +143,23 @@ def _first_problem(con: duckdb.DuckDBPyConnection, macro: str, table: str, sourc
         raise LoadError(source, f"not as the SEC writes it: {row[2]!r}", row=int(row[0]), field=row[1])
 
 
+def _accept(con: duckdb.DuckDBPyConnection, source: str) -> None:
+    """Each submission's acceptance by the one rule (factstore.timing): its minute where it fits its filing date
+    under EDGAR's hours, else the end of the filing day; refused before 1993 or after now. Written into `subs`."""
+    rows = con.execute("SELECT data_row, filing_id, filed, accepted_at FROM subs ORDER BY data_row").fetchall()
+    times = resolve_acceptances([r[3] for r in rows], [r[2] for r in rows],
+                                lambda i: Place(source, rows[i][1], "accepted", "filed", row=int(rows[i][0])),
+                                precision="minute", note=MINUTE_NOTE)
+    resolved = pd.DataFrame({"data_row": [r[0] for r in rows],
+                             "accepted_at": pd.Series([t.at for t in times], dtype="datetime64[us]"),
+                             "accepted_precision": [t.precision for t in times],
+                             "accepted_note": [t.note for t in times]})
+    con.register("_resolved", resolved)
+    con.execute("""CREATE OR REPLACE TABLE subs AS SELECT s.* REPLACE (r.accepted_at AS accepted_at),
+        r.accepted_precision, r.accepted_note FROM subs s JOIN _resolved r USING (data_row) ORDER BY s.data_row""")
+    con.unregister("_resolved")
+
+
 def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], *,
               progress: bool | None = None) -> Batch:
     """A batch of one FSDS quarter (folder or zip): its submissions as filings (New York acceptance times in UTC,
@@ -162,10 +180,11 @@ def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], 
             if twice:
                 raise LoadError(sub_source, f"accession {twice[1]} is listed twice", row=int(twice[0]), field="adsh")
             con.execute("CREATE TABLE subs AS FROM fsds_submissions('sub')")
+            _accept(con, sub_source)
         else:
             con.execute("CREATE TABLE subs (data_row BIGINT, filing_id VARCHAR, cik BIGINT, entity_id VARCHAR, "
                         "name VARCHAR, form VARCHAR, filed DATE, period VARCHAR, accepted_at TIMESTAMP, "
-                        "superseded BOOLEAN)")
+                        "superseded BOOLEAN, accepted_precision VARCHAR, accepted_note VARCHAR)")
         _table(con, "num", num_path, NUM_FIELDS, num_source)
         _first_problem(con, "fsds_num_problems", "num", num_source)
         adshs = [r[0] for r in con.execute("SELECT DISTINCT adsh FROM num UNION SELECT filing_id FROM subs")
@@ -225,11 +244,12 @@ def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], 
                   stored_wins=True, fills=True)
     batch.reports = reports
     batch.approximate = approximate.assign(source=source)
-    note = [MINUTE_NOTE + ("; superseded by a later amendment (prevrpt)" if s else "") for s in subs["superseded"]]
+    note = [n + ("; superseded by a later amendment (prevrpt)" if s else "")
+            for n, s in zip(subs["accepted_note"], subs["superseded"], strict=True)]
     batch.filings = pd.DataFrame({
         "filing_id": subs["filing_id"], "entity_id": subs["entity_id"], "form": subs["form"],
         "period_end": pd.to_datetime(subs["period"], format="%Y%m%d").dt.date, "filed": subs["filed"],
-        "accepted_at": subs["accepted_at"], "accepted_precision": "minute", "accepted_note": note,
+        "accepted_at": subs["accepted_at"], "accepted_precision": subs["accepted_precision"], "accepted_note": note,
         "source": sub_source})
     names = dict(zip(held.entities["entity_id"], held.entities["name"], strict=True))
     batch.entities = pd.DataFrame({

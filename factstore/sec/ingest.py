@@ -82,8 +82,10 @@ def wanted_documents(db: Db, entity_id: str, listed: pd.DataFrame) -> pd.DataFra
 def listed_filings(submissions: Submissions) -> pd.DataFrame:
     """Every filing the submissions list, with its acceptance resolved (over all of them)."""
     listed = submissions.filings.copy()
+    files, accessions, positions = (listed[c].tolist() for c in ("source", "filing_id", "position"))
     times = resolve_acceptances([s if isinstance(s, str) else None for s in listed["stamp"]],
-                                [t.date() for t in listed["filed"]])
+                                [t.date() for t in listed["filed"]],
+                                lambda i: submissions.place(files[i], accessions[i], positions[i]))
     listed["accepted_at"] = pd.Series([t.at for t in times], dtype="datetime64[us]", index=listed.index)
     listed["accepted_precision"] = [t.precision for t in times]
     listed["accepted_note"] = [t.note for t in times]
