@@ -34,7 +34,7 @@ SEARCHES = [(q, 10, s, h, None) for q in QUERIES for s in STRATEGIES for h in (F
     ("gastos", 10, "fixed", False, {"as_of": "2024-06-30"}),
     ("fondo", 10, "scoped", True, {"doc_id": "R003"}),
 ]
-# A later process: chunks must not be tokenized (only queries are); prints each search's (doc_id, chunk_no, score).
+# A later process: chunks must not be tokenized (only queries are); prints each search's hits as results() gives them.
 LATER = """
 import json, sys
 import factstore
@@ -46,8 +46,8 @@ def refuse(*args, **kwargs):
 postings.tokenize_columns = search.tokenize_columns = refuse
 path, mode, searches = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 with factstore.open(path, read_only=mode == "read_only") as store:
-    print(json.dumps([[[x.doc_id, x.chunk_no, x.score] for x in store.search(q, k=k, strategy=s, header=h, filters=f)]
-                      for q, k, s, h, f in searches]))
+    print(json.dumps([[[x.doc_id, x.chunk_no, [list(p) for p in x.spans], x.text, x.score]
+                       for x in store.search(q, k=k, strategy=s, header=h, filters=f)] for q, k, s, h, f in searches]))
 """
 
 
@@ -92,8 +92,9 @@ def later(path: Path, mode: str, searches: list) -> list:
 
 
 def results(store: factstore.FactStore, searches: list) -> list:
-    return [[[x.doc_id, x.chunk_no, x.score] for x in store.search(q, k=k, strategy=s, header=h, filters=f)]
-            for q, k, s, h, f in searches]
+    """Each search's hits: doc_id, chunk_no, spans, text and score (as JSON gives them back)."""
+    return [[[x.doc_id, x.chunk_no, [list(p) for p in x.spans], x.text, x.score]
+             for x in store.search(q, k=k, strategy=s, header=h, filters=f)] for q, k, s, h, f in searches]
 
 
 def tables(path: Path) -> dict[str, pd.DataFrame]:
@@ -102,10 +103,10 @@ def tables(path: Path) -> dict[str, pd.DataFrame]:
 
 
 def assert_same_hits(got: list, expected: list) -> None:
-    """Equal hits in equal order, scores equal but for the last bits (sums in another order)."""
+    """Equal hits (chunk, spans, text) in equal order, scores equal but for the last bits (sums in another order)."""
     for g, e in zip(got, expected, strict=True):
-        assert [h[:2] for h in g] == [h[:2] for h in e]
-        np.testing.assert_allclose([h[2] for h in g], [h[2] for h in e], rtol=1e-12, atol=1e-15)
+        assert [h[:-1] for h in g] == [h[:-1] for h in e]
+        np.testing.assert_allclose([h[-1] for h in g], [h[-1] for h in e], rtol=1e-12, atol=1e-15)
 
 
 def test_index_tables_are_written_with_the_chunks(stored):
@@ -148,7 +149,7 @@ def test_scores_after_a_round_trip_equal_rank_bm25(parity, header):
     found = later(parity, "read_only", [(q, len(chunks), "structure", header, None) for q in asked])
     for query, hits in zip(asked, found, strict=True):
         expected = reference.get_scores(tokenize(query))
-        rows = [position[doc, no] for doc, no, _ in hits]
+        rows = [position[doc, no] for doc, no, *_ in hits]
         assert sorted(rows) == list(range(len(chunks)))
         scores = np.array([s for *_, s in hits])
         np.testing.assert_allclose(scores, expected[rows], rtol=1e-9, atol=1e-12)

@@ -173,12 +173,11 @@ def _bm25_postings(db: Db, term_ids: np.ndarray) -> dict[str, np.ndarray]:
 
 def _chunk_rows(db: Db, strategy: str, doc_ids: list[str], chunk_nos: list[int]) -> list[tuple]:
     """The (spans, section, header, text) of chunks (doc_ids[i], chunk_nos[i]), in that order."""
-    return db.all("""
-        WITH k AS (SELECT unnest(?::VARCHAR[]) AS doc_id, unnest(?::INTEGER[]) AS chunk_no,
-                          unnest(range(len(?::VARCHAR[]))) AS i)
-        SELECT c.spans, c.section, c.header, c.text FROM k
-        LEFT JOIN chunks c ON c.strategy = ? AND c.doc_id = k.doc_id AND c.chunk_no = k.chunk_no ORDER BY k.i""",
-        [doc_ids, chunk_nos, doc_ids, strategy])
+    found = {(d, n): rest for d, n, *rest in db.all("""
+        SELECT doc_id, chunk_no, spans, section, header, text FROM chunks
+        SEMI JOIN (SELECT unnest(?::VARCHAR[]) AS doc_id, unnest(?::INTEGER[]) AS chunk_no) USING (doc_id, chunk_no)
+        WHERE strategy = ?""", [doc_ids, chunk_nos, strategy])}
+    return [tuple(found[key]) for key in zip(doc_ids, chunk_nos, strict=True)]
 
 
 def _memory_index(db: Db, strategy: str, header: bool, *, stored: bool) -> ChunkIndex:
