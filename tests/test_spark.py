@@ -10,9 +10,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
-from pyspark.errors import PySparkRuntimeError
-from pyspark.sql import SparkSession
-from pyspark.sql import types as T
+
+pytest.importorskip("pyspark", reason="the spark set needs the spark extra: pip install -e '.[test,spark]'")
+from pyspark.errors import PySparkRuntimeError  # noqa: E402
+from pyspark.sql import SparkSession  # noqa: E402
+from pyspark.sql import types as T  # noqa: E402
 
 import factstore
 from factstore import spark as fs
