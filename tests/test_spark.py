@@ -173,3 +173,15 @@ def test_names_and_targets_are_refused_as_the_store_refuses_them(spark, demo, tm
         pass
     with pytest.raises(FactstoreError, match="not a folder a store was published into"):
         fs.facts_asof(spark, tmp_path / "live.duckdb", None)
+
+
+def test_the_lazy_schemas_are_the_eager_ones():
+    """spark's schemas, made on first use (and once), are what the module used to build at import."""
+    assert fs.PANEL_ASOF.simpleString() == (
+        "struct<date:timestamp_ntz,entity_id:string,concept:string,fiscal_period:string,period_start:date,"
+        "period_end:date,value:double,accepted_at:timestamp_ntz,derived:boolean,ttm:double>")
+    assert fs.FACTS_ASOF.simpleString() == (
+        "struct<entity_id:string,item:string,concept:string,unit:string,period_start:date,period_end:date,"
+        "value:double,filing_id:string,form:string,accepted_at:timestamp_ntz,first_value:double,restated:boolean,"
+        "n_versions:bigint>")
+    assert fs.PANEL_ASOF is fs.schema("PANEL_ASOF")

@@ -128,12 +128,10 @@ def test_modules_that_use_a_heavy_library_import_it_only_when_used():
     assert "tqdm" in _loaded_after("from factstore.progress import progress_bar\nprogress_bar([], progress=False)")
 
 
-def test_the_lazy_constants_are_the_eager_ones():
-    """tokenize.FUNCTION_WORDS and spark's schemas, made on first use (and once), are what the modules used to build
-    at import."""
+def test_the_lazy_function_words_are_the_eager_ones():
+    """tokenize.FUNCTION_WORDS, made on first use (and once), is what the module used to build at import."""
     from bm25s.stopwords import STOPWORDS_EN_PLUS, STOPWORDS_SPANISH
 
-    from factstore import spark
     from factstore.text import tokenize
 
     words = tokenize.FUNCTION_WORDS
@@ -141,11 +139,3 @@ def test_the_lazy_constants_are_the_eager_ones():
     assert words == {token for word in (*STOPWORDS_SPANISH, *STOPWORDS_EN_PLUS)
                      for token in re.findall(r"\w+", tokenize.normalize(word))}
     assert {"de", "the", "which", "cual"} <= words
-    assert spark.PANEL_ASOF.simpleString() == (
-        "struct<date:timestamp_ntz,entity_id:string,concept:string,fiscal_period:string,period_start:date,"
-        "period_end:date,value:double,accepted_at:timestamp_ntz,derived:boolean,ttm:double>")
-    assert spark.FACTS_ASOF.simpleString() == (
-        "struct<entity_id:string,item:string,concept:string,unit:string,period_start:date,period_end:date,"
-        "value:double,filing_id:string,form:string,accepted_at:timestamp_ntz,first_value:double,restated:boolean,"
-        "n_versions:bigint>")
-    assert spark.PANEL_ASOF is spark.schema("PANEL_ASOF")
