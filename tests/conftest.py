@@ -30,7 +30,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 
 # the longest modules of the default run, started first so that the two processes finish together (--dist worksteal
 # splits the tests in the order collected, and a process that is done takes over the other's remaining ones)
-LONGEST = ("test_asof_oracle.py", "test_threads.py", "test_sec_ingest.py", "test_fsds.py", "test_publish.py",
+LONGEST = ("test_facts_properties.py", "test_threads.py", "test_sec_ingest.py", "test_fsds.py", "test_publish.py",
            "test_stored_index.py")
 
 

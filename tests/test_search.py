@@ -1,10 +1,13 @@
-"""The text path end to end: load filings and reports, chunk, index, search with filters, evaluate."""
+"""The text path end to end: load filings and reports, chunk, index, search with filters, evaluate; and the search's
+as_of filter at its edges (a filing searchable from the second it was accepted, a report without an acceptance time
+from 00:00 UTC of 1 January after the year its title names, one naming no year never while as_of is given)."""
 
 from __future__ import annotations
 
 import json
 import signal
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 
 import pandas as pd
 import pytest
@@ -171,3 +174,36 @@ def test_a_store_without_document_text_says_so_rather_than_crash():
         answer = store.ask("What risks does Rapsa name?")
         assert answer.kind == "unanswerable" and "no document text" in answer.explanation
         assert "error while answering" not in answer.explanation
+
+
+# ------------------------------------------------------------------------------ as_of at its edges
+SECOND = timedelta(seconds=1)
+ACCEPTED = datetime(2024, 3, 5, 15, 0, 0)
+TEXT = "# Riesgos\n\nEl zafiro azul es el riesgo principal de {name}.\n"
+
+
+@pytest.fixture(scope="module")
+def dated_store():
+    reports = pd.DataFrame({"id_doc": ["R2023", "R-undated"], "tipo": ["informe_anual", "nota"],
+                            "titulo": ["Acme — Informe anual 2023", "Acme — Nota de prensa"],
+                            "texto": [TEXT.format(name="Acme"), TEXT.format(name="Acme")]})
+    filing = pd.DataFrame({"id_doc": ["F1"], "ticker": ["ACM"], "emisor": ["Acme"], "tipo": ["10-K"],
+                           "periodo_fin": ["2023-12-31"], "texto": ["<p>The zafiro azul risk of Acme.</p>"],
+                           "ts_presentacion": [pd.Timestamp(ACCEPTED, tz="UTC")]})
+    with factstore.open() as s:
+        s.load_reports(reports)
+        s.load_course(documents=filing)
+        yield s
+
+
+@pytest.mark.parametrize(("as_of", "expected"), [
+    (datetime(2023, 12, 31, 23, 59, 59), set()),
+    (datetime(2024, 1, 1), {"R2023"}),
+    (ACCEPTED - SECOND, {"R2023"}),
+    (ACCEPTED, {"R2023", "F1"}),
+    (datetime(2099, 1, 1), {"R2023", "F1"}),
+    (None, {"R2023", "R-undated", "F1"}),
+])
+def test_documents_become_searchable_when_they_became_public(dated_store, as_of, expected):
+    hits = dated_store.search("zafiro azul", k=10, filters={"as_of": as_of} if as_of else None)
+    assert {h.doc_id for h in hits} == expected
