@@ -39,6 +39,8 @@ class Mutant:
 
 
 MUTANTS: list[Mutant] = [
+    Mutant("an SEC entity id of nine digits in SQL", "sql/ids.sql", "lpad(cik::VARCHAR, 10, '0')",
+           "lpad(cik::VARCHAR, 9, '0')", ("tests/test_views.py",)),
     # --- the SQL of the point-in-time lookups (sql/macros.sql, sql/views.sql)
     Mutant("Q2 = H1 + Q1", "sql/macros.sql", "derived_quarter(h1.value - q1.value,",
            "derived_quarter(h1.value + q1.value,", QUARTERS),

@@ -22,7 +22,7 @@ FROM query_table(sub);
 
 -- fsds_submissions: sub.txt's submissions, typed: acceptance in UTC (the SEC gives New York time to the minute)
 CREATE OR REPLACE MACRO fsds_submissions(sub) AS TABLE
-SELECT data_row, adsh AS filing_id, cik::BIGINT AS cik, lpad(cik, 10, '0') AS entity_id, trim(name) AS name, form,
+SELECT data_row, adsh AS filing_id, cik::BIGINT AS cik, sec_entity_id(cik) AS entity_id, trim(name) AS name, form,
     strptime(filed, '%Y%m%d')::DATE AS filed, nullif(period, '') AS period,
     (try_strptime(accepted, ['%Y-%m-%d %H:%M:%S.%f', '%Y-%m-%d %H:%M:%S']) AT TIME ZONE 'America/New_York')
         AT TIME ZONE 'UTC' AS accepted_at,

@@ -41,7 +41,7 @@ ON CONFLICT (entity_id) DO UPDATE SET
 INSERT INTO entity_aliases
 SELECT * FROM (
     SELECT upper(alias) AS alias, arg_min(entity_id, ord) FROM (
-        SELECT unnest(list_concat([entity_id, cik::VARCHAR, lpad(cik::VARCHAR, 10, '0')], tickers))
+        SELECT unnest(list_concat([entity_id, cik::VARCHAR, sec_entity_id(cik)], tickers))
             AS alias, entity_id, ord FROM _batch_entities)
     WHERE alias IS NOT NULL AND alias <> '' GROUP BY upper(alias))
 ANTI JOIN entity_aliases USING (alias);

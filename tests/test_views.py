@@ -121,3 +121,15 @@ def test_rounding_threshold_is_half_a_percent():
             assert fact.value == changes[concept][1]
     assert oracle.is_restatement(1_000_000.0, 1_005_000.0) and not oracle.is_restatement(1_000_000.0, 1_004_999.0)
 
+
+
+def test_the_sql_and_python_entity_ids_of_a_cik_agree():
+    """sql macro sec_entity_id and loaders.batch.sec_entity_id state one rule: ten digits, zeros first."""
+    from factstore.loaders.batch import sec_entity_id
+
+    ciks = [1, 320193, 1045810, 9_999_999_999, *random.Random(7).sample(range(1, 10**10), 200)]
+    with factstore.open() as store:
+        got = store.sql("SELECT c, sec_entity_id(c) AS id, sec_entity_id(c::VARCHAR) AS from_text "
+                        "FROM unnest($1::BIGINT[]) t(c)", [ciks])
+    assert got["id"].tolist() == got["from_text"].tolist() == [sec_entity_id(c) for c in got["c"]]
+    assert sec_entity_id(320193) == "0000320193" and all(len(i) == 10 for i in got["id"])

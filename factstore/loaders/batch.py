@@ -26,7 +26,7 @@ _EMPTY: dict[str, pd.DataFrame] = {}
 
 
 def sec_entity_id(cik: int) -> str:
-    """An SEC company's entity_id: its CIK in ten digits, zeros first."""
+    """An SEC company's entity_id: its CIK in ten digits, zeros first (the Python twin of sql macro sec_entity_id)."""
     return f"{cik:010d}"
 
 

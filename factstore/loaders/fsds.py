@@ -168,7 +168,7 @@ def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], 
     one the store holds."""
     source = str(path)
     with fsds_files(path, progress) as files, duckdb.connect() as con:
-        con.execute(sql_text("fsds.sql"))
+        con.execute(sql_text("ids.sql") + sql_text("fsds.sql"))
         sub_path, num_path = files.get("sub.txt"), files["num.txt"]
         num_source = f"{source}: num.txt"
         sub_source = f"{source}: sub.txt"
