@@ -207,6 +207,18 @@ MUTANTS: list[Mutant] = [
     Mutant("a client's own rate ignored", "factstore/sec/throttle.py",
            "        limit = self.rate if rate is None else min(rate, self.rate)", "        limit = self.rate",
            ("tests/test_sec_client.py",)),
+    # --- the SEC client: payload identity and redirects (issue #23, item 3)
+    Mutant("another company's payload taken as the asked one", "factstore/sec/client.py",
+           "and int(given) == cik)", "and int(given) > 0)", ("tests/test_sec_client.py",)),
+    Mutant("a redirect followed to any host", "factstore/sec/client.py",
+           "            if _origin(target) not in {_origin(h) for h in self.hosts.values()}:",
+           "            if not _origin(target):", ("tests/test_sec_client.py",)),
+    Mutant("a redirect's hops past the rate limiter", "factstore/sec/client.py",
+           "        for _ in range(MAX_REDIRECTS + 1):\n            self.limiter.wait()\n",
+           "        self.limiter.wait()\n        for _ in range(MAX_REDIRECTS + 1):\n", ("tests/test_sec_client.py",)),
+    Mutant("a bulk member holding another company's facts loaded", "factstore/sec/sync.py",
+           "            if facts.cik != int(member.name[3:13]):", "            if False:",
+           ("tests/test_sec_ingest.py",)),
     # --- text: reading a stored index's hits
     Mutant("a stored index's hits read in the table's order, not the ranking's", "factstore/text/index.py",
            "return [tuple(found[key]) for key in zip(doc_ids, chunk_nos, strict=True)]",

@@ -13,6 +13,8 @@ Fault syntax (``name[:arg][*]``; a trailing ``*`` makes the fault permanent inst
 - ``"truncate"``: status 200 with the full Content-Length, about half the body, then the connection is closed.
 - ``"malformed"``: status 200 with the body cut in half (not valid JSON); Content-Length matches what is sent.
 - ``"drop"``: close the connection without sending any response.
+- ``"redirect:LOCATION"``: status 302 with ``Location: LOCATION`` (a path on this server, or a URL of another host);
+  ``"redirect:/same/path*"`` redirects forever.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from types import TracebackType
 from typing import Any
 
 STATUS_FAULTS = {"429", "500", "503", "404"}
-FAULT_NAMES = STATUS_FAULTS | {"slow", "truncate", "malformed", "drop"}
+FAULT_NAMES = STATUS_FAULTS | {"slow", "truncate", "malformed", "drop", "redirect"}
 # Used by "truncate"/"malformed" when the path has no (or an empty) body of its own.
 FILLER = json.dumps({"filler": "x" * 1024}).encode()
 
@@ -61,6 +63,7 @@ class _Fault:
     name: str
     retry_after: str | None = None  # "N" seconds or "date"
     seconds: float = 0.0  # for slow
+    location: str = ""  # for redirect
     forever: bool = False
 
 
@@ -77,6 +80,10 @@ def _parse_fault(spec: str) -> _Fault:
         except ValueError:
             raise ValueError(f"slow fault needs seconds, e.g. 'slow:0.5', got {spec!r}") from None
         return _Fault(name, seconds=seconds, forever=forever)
+    if name == "redirect":
+        if not arg:
+            raise ValueError(f"redirect fault needs a location, e.g. 'redirect:/other.json', got {spec!r}")
+        return _Fault(name, location=arg, forever=forever)
     if name in STATUS_FAULTS:
         retry_after = "1" if name == "429" else None
         if arg:
@@ -151,6 +158,12 @@ class _Handler(BaseHTTPRequestHandler):
             elif fault.retry_after is not None:
                 headers["Retry-After"] = fault.retry_after
             self._send(int(name), json.dumps({"error": f"injected {name}"}).encode(), "application/json", headers)
+            return
+        if name == "redirect":
+            assert fault is not None
+            entry.status = 302
+            owner._record(entry)
+            self._send(302, b"", "text/plain", {"Location": fault.location})
             return
         if name in ("truncate", "malformed"):
             full = body or FILLER

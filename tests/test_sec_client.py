@@ -180,7 +180,7 @@ def test_paths_from_sec_json_cannot_escape_the_cache():
 def test_companyconcept_and_frames_use_the_secs_paths(sec, tmp_path):
     concept = "/api/xbrl/companyconcept/CIK0000000042/us-gaap/Revenues.json"
     frame = "/api/xbrl/frames/us-gaap/Revenues/USD/CY2019Q1.json"
-    sec.add(concept, b'{"tag": "Revenues", "units": {}}')
+    sec.add(concept, b'{"cik": 42, "tag": "Revenues", "units": {}}')
     sec.add(frame, b'{"ccp": "CY2019Q1", "data": []}')
     c = client(sec, tmp_path)
     assert c.companyconcept(42, "us-gaap", "Revenues")[0]["tag"] == "Revenues"
@@ -286,3 +286,58 @@ def test_callers_of_any_rates_keep_their_own_and_the_shared_limit(rates, arrival
     assert most_in_a_window([t for t, _ in sent]) <= 10
     for who, rate in enumerate(rates):
         assert most_in_a_window([t for t, w in sent if w == who]) <= min(rate, 10)
+
+
+# ------------------------------------------------------------------------------ payload identity and redirects
+OTHER = json.dumps({"cik": 320193, "entityName": "Apple Inc.", "facts": {}}).encode()
+
+
+@pytest.mark.parametrize(("path", "body", "call"), [
+    (FACTS, OTHER, lambda c: c.companyfacts(42)),
+    ("/submissions/CIK0000000042.json", b'{"cik": "0000320193", "filings": {"recent": {}}}',
+     lambda c: c.submissions(42)),
+    ("/api/xbrl/companyconcept/CIK0000000042/us-gaap/Revenues.json", b'{"tag": "Revenues", "units": {}}',
+     lambda c: c.companyconcept(42, "us-gaap", "Revenues")),
+])
+def test_another_companys_payload_is_refused_and_never_cached_as_the_asked_one(sec, tmp_path, path, body, call):
+    sec.add(path, body)
+    c = client(sec, tmp_path)
+    with pytest.raises(FetchError, match=r"not CIK 42's \(its cik is .*\); kept aside in .*\.bad-") as raised:
+        call(c)
+    assert path in raised.value.url
+    assert c.cache.read(path) is None  # the next call asks the SEC again
+    kept = list(c.cache.path_for(path).parent.glob(Path(path).name + ".bad-*"))
+    assert [k.read_bytes() for k in kept] == [body]
+    offline = SecClient(cache_dir=tmp_path / "cache", offline=True)
+    with pytest.raises(FetchError, match="not in the cache"):
+        call(offline)
+
+
+def test_a_redirect_on_the_configured_host_is_followed_through_the_rate_limiter(sec, tmp_path):
+    sec.fail(FACTS, "redirect:/moved/CIK0000000042.json")
+    sec.add("/moved/CIK0000000042.json", BODY)
+    c = client(sec, tmp_path)
+    sent = record_sends(c)
+    data, cached = c.companyfacts(42)
+    assert data["entityName"] == "Test Co" and cached == c.cache.path_for(FACTS)
+    assert [e.path for e in sec.log] == [FACTS, "/moved/CIK0000000042.json"] and len(sent) == 2
+    assert all(e.user_agent == UA for e in sec.log)
+
+
+def test_a_redirect_to_another_host_is_refused_and_sends_that_host_nothing(sec, tmp_path):
+    with SecServer({FACTS: OTHER}) as elsewhere:
+        sec.fail(FACTS, f"redirect:{elsewhere.url}{FACTS}*")
+        c = client(sec, tmp_path)
+        with pytest.raises(FetchError, match=f"redirected to {elsewhere.url}{FACTS}, outside {sec.url}: not followed"):
+            c.companyfacts(42)
+        assert elsewhere.log == [] and c.cache.read(FACTS) is None
+
+
+def test_an_endless_redirect_stops_after_five_hops_each_within_the_rate(sec, tmp_path):
+    sec.fail(FACTS, f"redirect:{FACTS}*")
+    c = client(sec, tmp_path, max_per_second=3)
+    sent = record_sends(c)
+    with pytest.raises(FetchError, match="more than 5 redirects: not followed"):
+        c.companyfacts(42)
+    assert len(sent) == len(sec.log) == 6  # the request and its five hops, then no retry
+    assert most_in_window(sent, 1.0) <= 3

@@ -205,17 +205,33 @@ def test_bulk_loads_every_member_and_reports_bad_ones_by_name(bulk, bulk_oracle,
     bad_value = {"cik": 2, "entityName": "Bad", "facts": {"us-gaap": {"Revenues": {"units": {"USD": [fact]}}}}}
     with zipfile.ZipFile(facts) as src:
         _zip(broken, {**{n: src.read(n) for n in src.namelist()}, "CIK0000000001.json": b'{"cik": 1, "facts": {',
-                      "CIK0000000002.json": json.dumps(bad_value).encode()})
+                      "CIK0000000002.json": json.dumps(bad_value).encode(),
+                      "CIK0000000003.json": src.read(AAPL)})  # Apple's facts under another company's name
     with factstore.open() as store:
         reports = {r.source: r for r in store.fetch_bulk(broken, submissions=subs, progress=False)}
         assert "malformed JSON" in reports["CIK0000000001.json"].error
         assert "companyfacts.zip!CIK0000000001.json" in reports["CIK0000000001.json"].error
         assert "facts.us-gaap.Revenues.units.USD[0].val" in reports["CIK0000000002.json"].error
+        assert reports["CIK0000000003.json"].error == (f"{broken}!CIK0000000003.json, field 'cik': the payload is "
+                                                       "CIK 320193's, not the 3 its name gives")
         assert sum(r.error is None for r in reports.values()) == 8
         assert snapshot(store) == bulk_oracle
         again = store.fetch_bulk(broken, submissions=subs, progress=False)
         assert {r.note for r in again if not r.error} == {"unchanged since it was loaded"}
         assert snapshot(store) == bulk_oracle
+
+
+def test_a_payload_of_another_company_loads_nothing_and_marks_nothing(sec, real, tmp_path):
+    """CIK 1997711's paths serving Apple's files: refused, nothing stored, cached or marked ingested for either."""
+    for kind in ("api/xbrl/companyfacts", "submissions"):
+        sec.add(f"/{kind}/CIK0001997711.json", real / kind.split("/")[-1] / AAPL)
+    with factstore.open() as store:
+        client = sec_client(sec, tmp_path)
+        (report,) = store.fetch_companyfacts([1997711], client, keep_going=True)
+        assert "the payload is not CIK 1997711's (its cik is 320193)" in report.error
+        assert snapshot(store) == snapshot(factstore.open())
+        assert store.sql("SELECT count(*) AS n FROM ingested")["n"][0] == 0
+        assert client.cache.read("/api/xbrl/companyfacts/CIK0001997711.json") is None
 
 
 def test_bulk_zip_is_downloaded_through_the_client(real, tmp_path):

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import orjson
 import requests
@@ -31,6 +31,8 @@ BASE_URL_ENV = "FACTSTORE_SEC_BASE_URL"
 CACHE_ENV = "FACTSTORE_SEC_CACHE"
 DEFAULT_CACHE = "sec-cache"
 RETRY_STATUS = {429, 500, 502, 503, 504}
+REDIRECT_STATUS = {301, 302, 303, 307, 308}
+MAX_REDIRECTS = 5  # hops a request may take, each through the rate limiter
 TRANSIENT = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError,
              requests.exceptions.ContentDecodingError)
 
@@ -45,6 +47,11 @@ class FetchError(FactstoreError):
 
 def cik_path(cik: int) -> str:
     return f"CIK{cik:010d}.json"
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
 
 
 def retry_after(value: str | None) -> float | None:
@@ -100,10 +107,9 @@ class SecClient:
         """One GET, retried on 429, 5xx and broken or short responses; the body is read unless streaming."""
         problem = ""
         for attempt in range(self.retries + 1):
-            self.limiter.wait()
             wait = self.backoff * 2 ** attempt * random.uniform(0.5, 1.0)
             try:
-                response = self.session.get(url, timeout=self.timeout, stream=stream)
+                response = self._follow(url, stream)
                 if response.status_code == 200:
                     if not stream:
                         _check_length(response)
@@ -125,6 +131,33 @@ class SecClient:
             if attempt < self.retries:
                 self._sleep(min(wait, self.max_wait))
         raise FetchError(url, f"gave up after {self.retries + 1} attempts; last: {problem}")
+
+    def _follow(self, url: str, stream: bool) -> requests.Response:
+        """One GET with its redirects followed by hand: each hop waits its turn in the rate limiter, goes only to
+        the configured hosts (the User-Agent is never sent elsewhere), and there are at most MAX_REDIRECTS."""
+        for _ in range(MAX_REDIRECTS + 1):
+            self.limiter.wait()
+            response = self.session.get(url, timeout=self.timeout, stream=stream, allow_redirects=False)
+            if response.status_code not in REDIRECT_STATUS:
+                return response
+            response.close()
+            target = urljoin(url, response.headers.get("Location", ""))
+            if _origin(target) not in {_origin(h) for h in self.hosts.values()}:
+                raise FetchError(url, f"redirected to {target}, outside {', '.join(sorted(set(self.hosts.values())))}:"
+                                      " not followed", status=response.status_code)
+            url = target
+        raise FetchError(url, f"more than {MAX_REDIRECTS} redirects: not followed", status=response.status_code)
+
+    def _company_json(self, path: str, cik: int) -> tuple[dict[str, Any], Path]:
+        """A company's JSON (companyfacts, submissions, companyconcept), refused unless it names that company's
+        CIK: another company's payload is moved aside, never cached as this one's."""
+        data, cached = self.get_json(path)
+        given = data.get("cik")
+        if not (isinstance(given, int | str) and str(given).strip().isdigit() and int(given) == cik):
+            kept = self.cache.quarantine(path)
+            raise FetchError(self.url(path), f"the payload is not CIK {cik}'s (its cik is {given!r}); kept aside "
+                                             f"in {kept}")
+        return data, cached
 
     def _replay(self, path: str, host: str) -> Path:
         """The cached copy of a payload, for a client that sends nothing."""
@@ -215,13 +248,13 @@ class SecClient:
 
     def companyfacts(self, cik: int) -> tuple[dict[str, Any], Path]:
         """Every XBRL fact the company filed: /api/xbrl/companyfacts/CIK##########.json."""
-        return self.get_json(f"/api/xbrl/companyfacts/{cik_path(cik)}")
+        return self._company_json(f"/api/xbrl/companyfacts/{cik_path(cik)}", cik)
 
     def submissions(self, cik: int) -> list[Path]:
         """The company's submissions JSON and its paged older files, as cache files. A paged file the server
         does not have (404, or not cached when offline) is left out: those filings fall back to their
         filing date."""
-        data, main = self.get_json(f"/submissions/{cik_path(cik)}")
+        data, main = self._company_json(f"/submissions/{cik_path(cik)}", cik)
         paths = [main]
         for page in data.get("filings", {}).get("files", []):
             try:
@@ -233,7 +266,7 @@ class SecClient:
 
     def companyconcept(self, cik: int, taxonomy: str, tag: str) -> tuple[dict[str, Any], Path]:
         """Every value of one concept: /api/xbrl/companyconcept/CIK##########/{taxonomy}/{tag}.json."""
-        return self.get_json(f"/api/xbrl/companyconcept/CIK{cik:010d}/{taxonomy}/{tag}.json")
+        return self._company_json(f"/api/xbrl/companyconcept/CIK{cik:010d}/{taxonomy}/{tag}.json", cik)
 
     def frames(self, taxonomy: str, tag: str, unit: str, period: str) -> tuple[dict[str, Any], Path]:
         """One value per company for a calendar period: /api/xbrl/frames/{taxonomy}/{tag}/{unit}/{period}.json."""

@@ -243,6 +243,9 @@ def _read_group(archive: BulkArchive, group: list[Member]) -> list[tuple[Member,
         try:
             if isinstance(facts, LoadError):
                 raise facts
+            if facts.cik != int(member.name[3:13]):  # the member's name says whose facts it holds
+                raise LoadError(f"{archive.path}!{member.path}", f"the payload is CIK {facts.cik}'s, not the "
+                                f"{member.name[3:13].lstrip('0')} its name gives", field="cik")
             pages = archive.pages(member)
             subs = read_submissions(pages) if pages else None
             batch = company_batch(facts, subs, f"bulk:{member.name}", member.token)
