@@ -219,6 +219,13 @@ MUTANTS: list[Mutant] = [
     Mutant("a bulk member holding another company's facts loaded", "factstore/sec/sync.py",
            "            if facts.cik != int(member.name[3:13]):", "            if False:",
            ("tests/test_sec_ingest.py",)),
+    # --- the SEC client: bodies whole (issue #23, item 4)
+    Mutant("a gzip stream cut short taken as whole", "factstore/sec/client.py",
+           "        if not stream.eof:\n", "        if False:\n", ("tests/test_sec_client.py",)),
+    Mutant("the SEC's rate-limit page taken as a payload", "factstore/sec/client.py",
+           "any(page in body for page in ERROR_PAGES)", "False", ("tests/test_sec_client.py",)),
+    Mutant("a document without its closing tag kept", "factstore/sec/client.py",
+           "        if not whole_document(name, body):", "        if not body:", ("tests/test_sec_client.py",)),
     # --- text: reading a stored index's hits
     Mutant("a stored index's hits read in the table's order, not the ranking's", "factstore/text/index.py",
            "return [tuple(found[key]) for key in zip(doc_ids, chunk_nos, strict=True)]",

@@ -13,6 +13,10 @@ Fault syntax (``name[:arg][*]``; a trailing ``*`` makes the fault permanent inst
 - ``"truncate"``: status 200 with the full Content-Length, about half the body, then the connection is closed.
 - ``"malformed"``: status 200 with the body cut in half (not valid JSON); Content-Length matches what is sent.
 - ``"drop"``: close the connection without sending any response.
+- ``"errorpage"``: status 200 with the SEC's "Request Rate Threshold Exceeded" page (as the SEC throttles).
+- ``"gzip"``: status 200, the body gzipped, with ``Content-Encoding: gzip``.
+- ``"gzipcut"``: status 200, ``Content-Encoding: gzip``, the gzipped body cut at 60% (its Content-Length matches
+  what is sent: only the gzip stream tells that it is cut).
 - ``"redirect:LOCATION"``: status 302 with ``Location: LOCATION`` (a path on this server, or a URL of another host);
   ``"redirect:/same/path*"`` redirects forever.
 """
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import email.utils
+import gzip
 import json
 import math
 import socket
@@ -34,7 +39,13 @@ from types import TracebackType
 from typing import Any
 
 STATUS_FAULTS = {"429", "500", "503", "404"}
-FAULT_NAMES = STATUS_FAULTS | {"slow", "truncate", "malformed", "drop", "redirect"}
+FAULT_NAMES = STATUS_FAULTS | {"slow", "truncate", "malformed", "drop", "redirect", "errorpage", "gzip",
+                             "gzipcut"}
+# what www.sec.gov sends, with status 200, to a client over its rate (abridged)
+SEC_ERROR_PAGE = (b"<!DOCTYPE html><html><head><title>SEC.gov | Request Rate Threshold Exceeded</title></head><body>"
+                  b"<h1>Your Request Originates from an Undeclared Automated Tool</h1><p>To allow for equitable access "
+                  b"to all users, SEC reserves the right to limit requests originating from undeclared automated "
+                  b"tools.</p></body></html>")
 # Used by "truncate"/"malformed" when the path has no (or an empty) body of its own.
 FILLER = json.dumps({"filler": "x" * 1024}).encode()
 
@@ -164,6 +175,16 @@ class _Handler(BaseHTTPRequestHandler):
             entry.status = 302
             owner._record(entry)
             self._send(302, b"", "text/plain", {"Location": fault.location})
+            return
+        if name in ("errorpage", "gzip", "gzipcut"):
+            entry.status = 200
+            owner._record(entry)
+            if name == "errorpage":
+                self._send(200, SEC_ERROR_PAGE, "text/html")
+            else:
+                packed = gzip.compress(body or FILLER)
+                sent = packed if name == "gzip" else packed[: len(packed) * 6 // 10]
+                self._send(200, sent, _content_type(route), {"Content-Encoding": "gzip"})
             return
         if name in ("truncate", "malformed"):
             full = body or FILLER

@@ -341,3 +341,52 @@ def test_an_endless_redirect_stops_after_five_hops_each_within_the_rate(sec, tmp
         c.companyfacts(42)
     assert len(sent) == len(sec.log) == 6  # the request and its five hops, then no retry
     assert most_in_window(sent, 1.0) <= 3
+
+
+# ------------------------------------------------------------------------------ bodies whole, or fetched again
+DOC = "/Archives/edgar/data/42/000000004224000001/doc-20231231.htm"
+HTML = b"<html><body><h2>Item 1A. Risk Factors</h2><p>" + b"Supply chains may fail. " * 400 + b"</p></body></html>\n"
+
+
+@pytest.mark.parametrize("fault", ["errorpage", "gzipcut", "truncate"])
+def test_a_cut_or_throttled_body_is_fetched_again_and_never_cached(sec, tmp_path, fault):
+    sec.add(DOC, HTML)
+    sec.fail(DOC, fault)
+    c = client(sec, tmp_path)
+    assert c.document(42, "0000000042-24-000001", "doc-20231231.htm")[0] == HTML
+    assert [e.fault for e in sec.requests_to(DOC)] == [fault, None]
+    assert c.cache.read(DOC) == HTML
+
+
+@pytest.mark.parametrize(("fault", "says"), [("errorpage", "the SEC's rate-limit page, sent with status 200"),
+                                             ("gzipcut", "the gzip stream stops before its end"),
+                                             ("truncate", "ProtocolError")])
+def test_a_body_that_stays_cut_is_a_fetch_error_and_nothing_is_cached(sec, tmp_path, fault, says):
+    sec.add(DOC, HTML)
+    sec.fail(DOC, f"{fault}*")
+    c = client(sec, tmp_path, retries=2)
+    with pytest.raises(FetchError, match=f"gave up after 3 attempts; last: .*{says}"):
+        c.document(42, "0000000042-24-000001", "doc-20231231.htm")
+    assert c.cache.read(DOC) is None and not c.cache.path_for(DOC).parent.exists()
+
+
+def test_a_gzip_body_is_unpacked_and_every_body_read_whole_keeps_the_connection_alive(sec, tmp_path):
+    sec.add(DOC, HTML)
+    sec.fail(DOC, "gzip")
+    c = client(sec, tmp_path)
+    assert c.get(DOC, "www")[0] == HTML and c.cache.read(DOC) == HTML
+    assert c.get(FACTS)[0] == BODY and c.get("/submissions/CIK0000000042.json")[0].startswith(b'{"cik": "42"')
+    assert [e.fault for e in sec.log] == ["gzip", None, None] and sec.connections == 1
+
+
+def test_a_document_without_its_closing_tag_is_kept_aside_and_asked_for_again(sec, tmp_path):
+    cut = HTML[: len(HTML) * 6 // 10]  # whole as far as HTTP goes: its Content-Length is its own
+    sec.add(DOC, cut)
+    c = client(sec, tmp_path)
+    with pytest.raises(FetchError, match=r"the document is cut short \(it does not end with its closing tag\); "
+                                         r"kept aside in .*doc-20231231\.htm\.bad-"):
+        c.document(42, "0000000042-24-000001", "doc-20231231.htm")
+    assert c.cache.read(DOC) is None
+    sec.add(DOC, HTML)
+    assert c.document(42, "0000000042-24-000001", "doc-20231231.htm")[0] == HTML
+    assert len(sec.requests_to(DOC)) == 2

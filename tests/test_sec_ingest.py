@@ -382,3 +382,24 @@ def test_whatever_the_faults_the_store_holds_exactly_the_companies_that_arrived_
                 assert "no submissions JSON (404)" in report.note
 
     arrive()
+
+
+def test_a_cut_document_is_not_stored_and_the_next_update_fetches_it_again(sec, real, tmp_path):
+    """A 10-Q whose body lost its end (its Content-Length its own: only the missing </html> tells) is refused,
+    kept aside in the cache, and not stored; `update` asks for it again and stores it whole."""
+    cut, whole = "/Archives/edgar/data/320193/000032019325000073/aapl-20250628.htm", None
+    for path, body in recorded_routes(real).items():
+        if path == cut:
+            whole = Path(body).read_bytes()
+    sec.add(cut, whole[: len(whole) * 6 // 10])
+    client = sec_client(sec, tmp_path)
+    with factstore.open() as store:
+        store.fetch_companyfacts("AAPL", client)
+        [first] = store.fetch_filings("AAPL", client, forms=["10-Q"], since="2025-01-01", until="2025-12-31")
+        assert "aapl-20250628.htm: the document is cut short" in first.error and first.documents == 1
+        assert store.sql("SELECT doc_id FROM documents")["doc_id"].tolist() == ["0000320193-25-000057"]
+        assert client.cache.read(cut) is None
+        sec.add(cut, whole)
+        store.update(client=client)
+        stored = store.sql("SELECT doc_id FROM documents ORDER BY doc_id")["doc_id"].tolist()
+        assert stored == ["0000320193-25-000057", "0000320193-25-000073"] and client.cache.read(cut) == whole

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from factstore.loaders.batch import sec_entity_id
 from factstore.loaders.columns import read_table, require
 from factstore.progress import progress_bar
 from factstore.resources import data_file
@@ -344,7 +345,7 @@ def judge(q: Any, answer: Answer, docs: pd.Series, texts: dict[str, str]) -> tup
     first reported it (its form; the figure's span in its text where the store keeps it) and the period's
     dates named; no value for a part of the company; passages from the company's own documents. `docs`: the
     stored documents' entity_id by doc_id; `texts`: the filings' texts by doc_id."""
-    cik = f"{int(q.cik):010d}" if q.cik else None
+    cik = sec_entity_id(int(q.cik)) if q.cik else None
     if q.expect == "unanswerable":
         return answer.kind == "unanswerable", f"expected unanswerable, got {answer.kind}"
     if q.expect in ("passages", "no_total"):

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import time
+import zlib
 from collections.abc import Callable
 from email.utils import parsedate_to_datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urljoin, urlsplit
 
 import orjson
 import requests
+from urllib3.exceptions import HTTPError as Urllib3Error
 
 from factstore.errors import FactstoreError
 from factstore.progress import progress_bar
@@ -34,7 +37,13 @@ RETRY_STATUS = {429, 500, 502, 503, 504}
 REDIRECT_STATUS = {301, 302, 303, 307, 308}
 MAX_REDIRECTS = 5  # hops a request may take, each through the rate limiter
 TRANSIENT = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError,
-             requests.exceptions.ContentDecodingError)
+             requests.exceptions.ContentDecodingError, Urllib3Error)
+# the pages the SEC sends with status 200 when it throttles a client: a wait and a retry, never a payload
+ERROR_PAGES = (b"Request Rate Threshold Exceeded", b"Undeclared Automated Tool")
+# a document is whole when it ends with its closing tag (an HTML page, an XBRL instance, a full submission)
+CLOSING_TAG = {".htm": rb"</html\s*>", ".html": rb"</html\s*>", ".xml": rb"</[\w:.-]+\s*>",
+               ".txt": rb"</SEC-DOCUMENT\s*>"}
+T = TypeVar("T")
 
 
 class FetchError(FactstoreError):
@@ -103,17 +112,16 @@ class SecClient:
     def url(self, path: str, host: str = "data") -> str:
         return self.hosts[host] + safe_path(path)
 
-    def _send(self, url: str, *, stream: bool = False) -> requests.Response:
-        """One GET, retried on 429, 5xx and broken or short responses; the body is read unless streaming."""
+    def _send(self, url: str, read: Callable[[requests.Response], T]) -> T:
+        """One GET, retried on 429, 5xx, the SEC's throttling page and broken or short responses; `read` takes
+        the response (a body read whole, or the response itself to stream) and raises _ShortBody when it is cut."""
         problem = ""
         for attempt in range(self.retries + 1):
             wait = self.backoff * 2 ** attempt * random.uniform(0.5, 1.0)
             try:
-                response = self._follow(url, stream)
+                response = self._follow(url)
                 if response.status_code == 200:
-                    if not stream:
-                        _check_length(response)
-                    return response
+                    return read(response)
             except (*TRANSIENT, _ShortBody) as exc:
                 problem = f"{type(exc).__name__}: {exc}"
             else:
@@ -132,12 +140,12 @@ class SecClient:
                 self._sleep(min(wait, self.max_wait))
         raise FetchError(url, f"gave up after {self.retries + 1} attempts; last: {problem}")
 
-    def _follow(self, url: str, stream: bool) -> requests.Response:
+    def _follow(self, url: str) -> requests.Response:
         """One GET with its redirects followed by hand: each hop waits its turn in the rate limiter, goes only to
         the configured hosts (the User-Agent is never sent elsewhere), and there are at most MAX_REDIRECTS."""
         for _ in range(MAX_REDIRECTS + 1):
             self.limiter.wait()
-            response = self.session.get(url, timeout=self.timeout, stream=stream, allow_redirects=False)
+            response = self.session.get(url, timeout=self.timeout, stream=True, allow_redirects=False)
             if response.status_code not in REDIRECT_STATUS:
                 return response
             response.close()
@@ -174,7 +182,7 @@ class SecClient:
         if not fresh and (body := self.cache.read(path)) is not None:
             return body, self.cache.path_for(path)
         url = self.url(path, host)
-        body = self._send(url).content
+        body = self._send(url, _whole_body)
         return body, self.cache.write(path, body, url)
 
     def get_json(self, path: str, host: str = "data", *, fresh: bool = True) -> tuple[dict[str, Any], Path]:
@@ -210,7 +218,7 @@ class SecClient:
         partial.parent.mkdir(parents=True, exist_ok=True)
         problem = ""
         for _ in range(self.retries + 1):
-            response = self._send(url, stream=True)
+            response = self._send(url, lambda r: r)
             size = int(response.headers.get("Content-Length") or 0) or None
             try:
                 with partial.open("wb") as out, progress_bar(total=size, unit="B", unit_scale=True,
@@ -273,15 +281,51 @@ class SecClient:
         return self.get_json(f"/api/xbrl/frames/{taxonomy}/{tag}/{unit}/{period}.json")
 
     def document(self, cik: int, accession: str, name: str) -> tuple[bytes, Path]:
-        """A filing's document from the archives (immutable, so a cached copy is used as is)."""
-        return self.get(f"/Archives/edgar/data/{cik}/{accession.replace('-', '')}/{name}", "www", fresh=False)
+        """A filing's document from the archives (immutable, so a cached copy is used as is). One that does not end
+        with its closing tag is moved aside and refused, so that the next fetch or update asks for it again."""
+        path = f"/Archives/edgar/data/{cik}/{accession.replace('-', '')}/{name}"
+        body, cached = self.get(path, "www", fresh=False)
+        if not whole_document(name, body):
+            kept = self.cache.quarantine(path)
+            raise FetchError(self.url(path, "www"), f"the document is cut short (it does not end with its closing "
+                                                    f"tag); kept aside in {kept}")
+        return body, cached
 
 
 class _ShortBody(Exception):
-    """A body shorter than its Content-Length."""
+    """A body cut short (by its Content-Length, or a compressed stream that does not end), or the SEC's throttling
+    page sent with status 200."""
 
 
-def _check_length(response: requests.Response) -> None:
-    declared = response.headers.get("Content-Length")
-    if declared and not response.headers.get("Content-Encoding") and len(response.content) != int(declared):
-        raise _ShortBody(f"got {len(response.content)} of {declared} bytes")
+def _whole_body(response: requests.Response) -> bytes:
+    """The body read whole: as many bytes as its Content-Length, a gzip or deflate stream that reaches its end, and
+    not one of the SEC's error pages."""
+    try:
+        raw = response.raw.read(decode_content=False)
+    finally:
+        response.close()  # a body read to its end has given its connection back to the pool: it stays alive
+    declared = response.headers.get("Content-Length", "")
+    if declared.isdigit() and len(raw) != int(declared):
+        raise _ShortBody(f"got {len(raw)} of {declared} bytes")
+    encoding = response.headers.get("Content-Encoding", "").strip().lower()
+    if encoding in ("gzip", "deflate"):
+        stream = zlib.decompressobj(31 if encoding == "gzip" else 15)
+        try:
+            body = stream.decompress(raw) + stream.flush()
+        except zlib.error as exc:
+            raise _ShortBody(f"a corrupt {encoding} stream: {exc}") from None
+        if not stream.eof:
+            raise _ShortBody(f"the {encoding} stream stops before its end ({len(raw)} bytes)")
+    elif encoding in ("", "identity"):
+        body = raw
+    else:
+        raise _ShortBody(f"an encoding the client did not ask for: {encoding}")
+    if len(body) < 50_000 and any(page in body for page in ERROR_PAGES):
+        raise _ShortBody("the SEC's rate-limit page, sent with status 200")
+    return body
+
+
+def whole_document(name: str, body: bytes) -> bool:
+    """Whether a filing document ends with its closing tag (a name of another kind is taken as it is)."""
+    tag = CLOSING_TAG.get(Path(name).suffix.lower())
+    return tag is None or re.search(tag + rb"\s*\Z", body[-4096:], re.IGNORECASE) is not None

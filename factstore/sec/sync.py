@@ -285,7 +285,7 @@ def update(db: Db, client: SecClient, companies: str | int | Iterable[str | int]
     documents for the company. A company with nothing new costs one request."""
     if companies is None:
         ciks = db.sql("SELECT cik FROM entities WHERE cik IS NOT NULL "
-                         "AND entity_id = lpad(cik::VARCHAR, 10, '0') ORDER BY cik")["cik"].tolist()
+                         "AND entity_id = sec_entity_id(cik) ORDER BY cik")["cik"].tolist()
     else:
         ciks = [client.cik(c) for c in _companies(companies)]
     reports = []
