@@ -16,6 +16,7 @@ of its new rows; any other table is written whole.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -31,13 +32,15 @@ import pyarrow.parquet as pq
 
 from factstore.errors import FactstoreError
 from factstore.resources import CATALOG_SQL, sql_text  # (schema.sql's tables are views over Parquet there)
-from factstore.snapshots import CATALOG, MANIFEST, current, in_use, snapshots
+from factstore.snapshots import CATALOG, MANIFEST, SNAPSHOT_NAME, current, in_use, snapshots
 
 if TYPE_CHECKING:
     from factstore.db import Db
 
 TABLES = re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", sql_text("schema.sql"))
 ROWS_PER_GROUP = 1 << 17
+LOCK = ".publish.lock"  # held (flock) by the publish into a target, from its checks to its prune
+LEFTOVER = re.compile(rf"\.(?:{SNAPSHOT_NAME.pattern})\.partial|\.current-{SNAPSHOT_NAME.pattern}")
 
 
 @dataclass(frozen=True)
@@ -57,11 +60,54 @@ def publish(db: Db, target: str | Path, *, keep: int | None = None) -> Published
     `keep`, remove all but the newest `keep` snapshots that no process has open."""
     if keep is not None and keep < 1:
         raise ValueError(f"keep must be at least 1, not {keep}")
-    target = Path(target).resolve()
-    if target.exists() and not target.is_dir():
-        raise FactstoreError(f"{target}: not a folder to publish into")
+    target = _check_target(Path(target))
     folder = target / "snapshots"
     folder.mkdir(parents=True, exist_ok=True)
+    with (target / LOCK).open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one publisher at a time: the next waits its turn
+        _check_current(target)
+        _remove_leftovers(target)
+        return _publish(db, target, keep)
+
+
+def _check_target(given: Path) -> Path:
+    """The target folder, refused (before anything is written) where it is not one to publish into."""
+    target = given.resolve()
+    if target.exists() and not target.is_dir():
+        raise FactstoreError(f"{target}: not a folder to publish into")
+    inside = next((p for p in (target, *target.parents) if (p / MANIFEST).is_file() and p.parent.name == "snapshots"
+                   and SNAPSHOT_NAME.fullmatch(p.name)), None)
+    if inside is not None:
+        raise FactstoreError(f"{given}: inside the published snapshot {inside}, which never changes; publish into "
+                             f"its target, {inside.parent.parent}")
+    return target
+
+
+def _check_current(target: Path) -> None:
+    """TARGET/current must be absent, or the link a publish made: a file or folder of the user's is never replaced."""
+    link = target / "current"
+    if link.is_symlink() and SNAPSHOT_NAME.fullmatch(Path(os.readlink(link)).name) \
+            and Path(os.readlink(link)).parent == Path("snapshots"):
+        return
+    if link.exists() or link.is_symlink():
+        kind = "a link elsewhere" if link.is_symlink() else "a folder" if link.is_dir() else "a file"
+        raise FactstoreError(f"{link}: {kind} that publish did not make; move it away, or publish into another "
+                             "folder")
+
+
+def _remove_leftovers(target: Path) -> None:
+    """What killed publishes left (hidden .partial snapshots, .current-* links): no publisher is running but this."""
+    for path in [*(target / "snapshots").iterdir(), *target.iterdir()]:
+        if LEFTOVER.fullmatch(path.name):
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+
+
+def _publish(db: Db, target: Path, keep: int | None) -> Published:
+    """The publish itself, under the target's lock."""
+    folder = target / "snapshots"
     previous = current(target)
     before = _manifest(previous) if previous else {}
     snap_id = f"{datetime.now(UTC):%Y%m%dT%H%M%S%fZ}-{uuid.uuid4().hex[:6]}"
@@ -163,11 +209,12 @@ def _manifest(snapshot: Path) -> dict[str, Any]:
 
 
 def prune(target: str | Path, keep: int) -> list[str]:
-    """Remove all but the newest `keep` snapshots (never the current one), skipping any a process has open."""
+    """Remove all but the newest `keep` snapshots (never the current one, nor one newer than it), skipping any a
+    process has open. Only snapshots that publish made are candidates (`snapshots`)."""
     now = current(target)
     removed = []
     for snap in snapshots(target)[:-keep]:
-        if snap != now and not in_use(snap):
+        if now is not None and snap.name < now.name and not in_use(snap):
             shutil.rmtree(snap)
             removed.append(snap.name)
     return removed

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import threading
 from collections import Counter
 from pathlib import Path
@@ -15,6 +16,7 @@ from factstore.errors import FactstoreError
 
 CATALOG = "catalog.duckdb"
 MANIFEST = "manifest.json"
+SNAPSHOT_NAME = re.compile(r"\d{8}T\d{12}Z-[0-9a-f]{6}")  # what publish names a snapshot: its UTC time, then a tag
 
 
 def current(target: str | Path) -> Path | None:
@@ -24,10 +26,11 @@ def current(target: str | Path) -> Path | None:
 
 
 def snapshots(target: str | Path) -> list[Path]:
-    """The published snapshots of a target, oldest first."""
+    """The published snapshots of a target, oldest first: folders of snapshots/ named as publish names them and
+    holding a manifest (anything else there is not ours, and is never listed, read or pruned)."""
     folder = Path(target) / "snapshots"
-    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")) \
-        if folder.is_dir() else []
+    return sorted(p for p in folder.iterdir() if SNAPSHOT_NAME.fullmatch(p.name) and not p.is_symlink()
+                  and (p / MANIFEST).is_file()) if folder.is_dir() else []
 
 
 _OPEN_HERE: Counter[Path] = Counter()  # snapshots this process has open (its own locks are invisible to it)

@@ -253,3 +253,102 @@ def test_real_questions_get_the_same_answers_from_a_snapshot(real, built, tmp_pa
             got = [evaluate_real(s, questions, progress=False) for s in (live, snap)]
     assert len(got[0]) == len(questions) >= 6 and got[0]["right"].mean() > 0.8
     pd.testing.assert_frame_equal(*got)
+
+
+# ------------------------------------------------------------------------------ publish never harms the user's files
+def tree(folder: Path) -> dict[str, bytes | str | None]:
+    """Every path under a folder: a file's bytes, a link's target, None for a folder."""
+    return {str(p.relative_to(folder)): os.readlink(p) if p.is_symlink() else p.read_bytes() if p.is_file() else None
+            for p in sorted(folder.rglob("*"))}
+
+
+@pytest.fixture
+def small_store():
+    with factstore.open() as live:
+        live.load_companyfacts(companyfacts(3, ["0000000003-20-000001"]), progress=False)
+        yield live
+
+
+def test_pruning_removes_only_the_snapshots_publish_made(small_store, tmp_path):
+    target = tmp_path / "pub"
+    backup = target / "snapshots" / "backup-2023"
+    lookalike = target / "snapshots" / "20230101T000000000000Z-abcdef"  # named like one, but no manifest
+    for folder in (backup, lookalike):
+        folder.mkdir(parents=True)
+        (folder / "notes.txt").write_text("mine")
+    first = small_store.publish(target).snapshot
+    done = small_store.publish(target, keep=1)
+    assert done.pruned == [first.name] and not first.exists()
+    assert [s.name for s in snapshots(target)] == [done.snapshot.name]
+    assert (backup / "notes.txt").read_text() == (lookalike / "notes.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("kind", ["file", "folder", "link elsewhere"])
+def test_a_current_publish_did_not_make_is_refused_before_anything_is_written(small_store, tmp_path, kind):
+    target = tmp_path / "pub"
+    target.mkdir()
+    mine = target / "current"
+    if kind == "file":
+        mine.write_text("my notes")
+    elif kind == "folder":
+        mine.mkdir()
+        (mine / "catalog.duckdb").write_text("not a catalog")
+    else:
+        (tmp_path / "elsewhere").mkdir()
+        mine.symlink_to(tmp_path / "elsewhere")
+    before = tree(target)
+    with pytest.raises(FactstoreError, match=f"pub/current: (a|an) {kind} that publish did not make; move it away"):
+        small_store.publish(target)
+    assert tree(target) == {**before, ".publish.lock": b"", "snapshots": None}
+
+
+def test_publishing_into_a_snapshot_is_refused(small_store, tmp_path):
+    target = tmp_path / "pub"
+    snap = small_store.publish(target).snapshot
+    before = tree(target)
+    for inside in (target / "current", snap, snap / "reports"):
+        with pytest.raises(FactstoreError, match=f"inside the published snapshot {snap}, which never changes; "
+                                                 f"publish into its target, {target.resolve()}"):
+            small_store.publish(inside)
+    assert tree(target) == before
+
+
+def test_what_killed_publishes_left_is_removed_by_the_next(small_store, tmp_path):
+    target = tmp_path / "pub"
+    small_store.publish(target)
+    stale = "20240101T000000000000Z-abcdef"
+    (target / "snapshots" / f".{stale}.partial" / "reports").mkdir(parents=True)
+    (target / f".current-{stale}").symlink_to(Path("snapshots") / stale)  # dangling
+    (target / ".mine").write_text("a hidden file of the user's")
+    (target / "snapshots" / ".keep").write_text("")
+    done = small_store.publish(target)
+    assert sorted(p.name for p in target.iterdir()) == [".mine", ".publish.lock", "current", "snapshots"]
+    assert sorted(p.name for p in (target / "snapshots").iterdir()) == sorted(
+        [".keep", *(s.name for s in snapshots(target))]) and done.snapshot in snapshots(target)
+
+
+def test_two_publishers_on_one_target_take_turns(tmp_path):
+    """Two stores publishing into one target from two threads, pruning to one: every publish succeeds and the
+    target ends with its current snapshot whole and readable."""
+    import threading
+
+    target, errors = tmp_path / "pub", []
+
+    def publisher(cik: int) -> None:
+        try:
+            with factstore.open() as live:
+                live.load_companyfacts(companyfacts(cik, [f"{cik:010d}-20-000001"]), progress=False)
+                for _ in range(4):
+                    live.publish(target, keep=1)
+        except Exception as exc:  # noqa: BLE001 - collected for the assertion below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=publisher, args=(cik,)) for cik in (3, 4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with factstore.open(target) as reader:
+        assert reader.sql("SELECT count(*) n FROM reports")["n"][0] > 0
+    assert [s.name for s in snapshots(target)] == [current(target).name]
