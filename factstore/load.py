@@ -24,6 +24,7 @@ from factstore.loaders.companyfacts import (
 from factstore.loaders.course import Table, read_course
 from factstore.loaders.filing import accession_in, read_filing
 from factstore.loaders.fsds import Known, read_fsds
+from factstore.loaders.fsds import quarters as fsds_quarters
 from factstore.loaders.reports import read_reports
 from factstore.progress import progress_bar
 
@@ -74,10 +75,12 @@ def fsds(db: Db, paths: str | Path | list[str | Path], *, progress: bool | None 
     """FSDS quarters, one transaction each (see FactStore.load_fsds)."""
     reports = []
     for path in [paths] if isinstance(paths, str | Path) else list(paths):
-        with _stages(f"load fsds {Path(path).name}", progress) as step:
-            batch = read_fsds(path, partial(_fsds_known, db), progress=progress)
-            step("write")
-            reports.append(write.apply(db, batch))
+        for quarter in fsds_quarters(path):  # a zip of several quarters: each loaded, one transaction each
+            with _stages(f"load fsds {Path(path).name} {quarter}".rstrip(), progress) as step:
+                batch = read_fsds(path, partial(_fsds_known, db), quarter=quarter, progress=progress)
+                step("write")
+                report = write.apply(db, batch)
+                reports.append(replace(report, note="; ".join(filter(None, (report.note, batch.note))) or None))
     return reports
 
 

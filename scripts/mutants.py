@@ -237,6 +237,14 @@ MUTANTS: list[Mutant] = [
            "    if inside is not None:\n", "    if False:\n", ("tests/test_publish.py",)),
     Mutant("killed publishes' leftovers kept", "factstore/publishing.py",
            "        _remove_leftovers(target)\n", "", ("tests/test_publish.py",)),
+    # --- FSDS zips and encodings (issue #23, items 6 and 7)
+    Mutant("a zip of several quarters read as one", "factstore/loaders/fsds.py",
+           "    return found if len(found) > 1 else [\"\"]", "    return [\"\"]", ("tests/test_fsds.py",)),
+    Mutant("FSDS text read as latin-1 first", "factstore/loaders/fsds.py",
+           "    for encoding in (\"utf-8\", \"latin-1\"):", "    for encoding in (\"latin-1\", \"utf-8\"):",
+           ("tests/test_fsds.py",)),
+    Mutant("the latin-1 fallback unsaid", "factstore/loaders/fsds.py",
+           "read as latin-1\" if latin else None)", "read as latin-1\" if False else None)", ("tests/test_fsds.py",)),
     # --- text: reading a stored index's hits
     Mutant("a stored index's hits read in the table's order, not the ranking's", "factstore/text/index.py",
            "return [tuple(found[key]) for key in zip(doc_ids, chunk_nos, strict=True)]",

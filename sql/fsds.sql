@@ -1,10 +1,10 @@
--- Reading the SEC's Financial Statement Data Sets (tab-separated, latin-1), applied to the loader's own in-memory
+-- Reading the SEC's Financial Statement Data Sets (tab-separated, UTF-8 as the SEC's readme says), applied to the loader's own in-memory
 -- connection (it reads the files it is given), never to the store. Every field is read as text and checked here.
 
--- fsds_file: a sub.txt or num.txt as read, every field as text
-CREATE OR REPLACE MACRO fsds_file(path) AS TABLE
+-- fsds_file: a sub.txt or num.txt as read in an encoding ('utf-8'; 'latin-1' for a file that is not), fields as text
+CREATE OR REPLACE MACRO fsds_file(path, enc) AS TABLE
 SELECT * FROM read_csv(path, delim = '\t', header = true, quote = '', escape = '', all_varchar = true,
-                       encoding = 'latin-1', null_padding = true);
+                       encoding = enc, null_padding = true);
 
 -- fsds_sub_problems: each sub.txt row with the first of its fields that is not as the SEC writes it (NULL: none)
 CREATE OR REPLACE MACRO fsds_sub_problems(sub) AS TABLE

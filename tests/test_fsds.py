@@ -119,6 +119,40 @@ def test_loading_again_adds_nothing_from_a_folder_or_the_zip(fsds, tmp_path):
                                       store.sql("SELECT * EXCLUDE (source) FROM filings"))
 
 
+def test_a_zip_of_two_quarters_loads_each_as_its_folder_does(fsds, tmp_path):
+    """Members of two quarters share their names (2009q3/num.txt, 2010q2/num.txt): each quarter is loaded, in its
+    own transaction, exactly as its folder loads."""
+    archive = tmp_path / "two.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        for quarter in ("2009q3", "2010q2"):
+            for name in ("sub.txt", "num.txt", "tag.txt"):
+                z.write(fsds / quarter / name, f"{quarter}/{name}")
+    with factstore.open() as zipped, factstore.open() as folders:
+        reports = zipped.load_fsds(archive, progress=False)
+        each = folders.load_fsds([fsds / "2009q3", fsds / "2010q2"], progress=False)
+        assert [r.source for r in reports] == [f"{archive}!2009q3", f"{archive}!2010q2"]
+        assert [(r.filings, r.reports) for r in reports] == [(r.filings, r.reports) for r in each]
+        assert all(r.reports > 0 for r in reports)
+        for table in ("reports", "entities", "entity_periods"):
+            pd.testing.assert_frame_equal(zipped.sql(f"SELECT * FROM {table} ORDER BY ALL"),  # table: ours
+                                          folders.sql(f"SELECT * FROM {table} ORDER BY ALL"))  # table: ours
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "latin-1"])
+def test_names_are_read_as_utf8_and_latin1_only_where_a_file_is_not(fsds, tmp_path, encoding):
+    folder = tmp_path / "quarter"
+    folder.mkdir()
+    sub = (fsds / "apple_10k_2024" / "sub.txt").read_text(encoding="utf-8").splitlines()
+    sub = _cell(sub, 1, "name", "SOCIÉTÉ GÉNÉRALE")
+    (folder / "sub.txt").write_bytes(("\n".join(sub) + "\n").encode(encoding))
+    (folder / "num.txt").write_bytes((fsds / "apple_10k_2024" / "num.txt").read_bytes())
+    with factstore.open() as store:
+        (report,) = store.load_fsds(folder, progress=False)
+        assert store.sql("SELECT name FROM entities")["name"].tolist() == ["SOCIÉTÉ GÉNÉRALE"]
+        assert store.resolve_entity("Société Générale") == "0000320193"
+        assert report.note == (None if encoding == "utf-8" else "sub.txt not valid UTF-8: read as latin-1")
+
+
 # ----------------------------------------------------------------- 2009q3: amendments to the minute
 def test_each_submission_is_known_from_its_own_accepted_minute(fsds):
     sub = pd.read_csv(fsds / "2009q3" / "sub.txt", sep="\t", dtype=str, encoding="latin-1")

@@ -60,6 +60,7 @@ class Batch:
     # with stored_wins, a source that lists a filing's facts whole (FSDS): the facts of a stored filing are added
     # where the store has none for their key (a value differing from a stored one goes to revisions)
     fills: bool = False
+    note: str | None = None  # what the reader wants said of the source (e.g. an encoding it fell back to)
 
     def extend(self, other: Batch) -> Batch:
         """This batch with another's rows added (one company's facts and documents in one transaction)."""

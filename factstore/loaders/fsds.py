@@ -87,10 +87,21 @@ def concept_key(concept: str, dims: dict[str, str] | None) -> str:
     return f"{concept}|{dims_key(dims)}" if dims else concept
 
 
+def quarters(path: str | Path) -> list[str]:
+    """The quarters a path holds, as the folder of each inside a zip ('' for a folder, or a zip of one quarter):
+    the SEC ships one per zip, but a zip of several loads each (their members share names)."""
+    path = Path(path)
+    if not zipfile.is_zipfile(path):
+        return [""]
+    with zipfile.ZipFile(path) as archive:
+        found = sorted({str(Path(n).parent) for n in archive.namelist() if Path(n).name == "num.txt"})
+    return found if len(found) > 1 else [""]
+
+
 @contextmanager
-def fsds_files(path: str | Path, progress: bool | None = None) -> Iterator[dict[str, Path]]:
-    """A quarter's sub.txt, num.txt and tag.txt by name (num.txt at least): a folder, or the SEC's zip, whose
-    members are streamed to a temporary folder."""
+def fsds_files(path: str | Path, quarter: str = "", progress: bool | None = None) -> Iterator[dict[str, Path]]:
+    """A quarter's sub.txt, num.txt and tag.txt by name (num.txt at least): a folder, or the SEC's zip (or one
+    `quarter` folder of a zip holding several), whose members are streamed to a temporary folder."""
     path = Path(path)
     if path.is_dir():
         if not (path / "num.txt").is_file():
@@ -104,7 +115,8 @@ def fsds_files(path: str | Path, progress: bool | None = None) -> Iterator[dict[
     except zipfile.BadZipFile as exc:
         raise LoadError(str(path), f"not a zip file ({exc})") from exc
     with archive, tempfile.TemporaryDirectory(prefix="factstore-fsds-") as folder:
-        names = {Path(n).name: n for n in archive.namelist()}
+        members = [n for n in archive.namelist() if not quarter or str(Path(n).parent) == quarter]
+        names = {Path(n).name: n for n in members}
         if "num.txt" not in names:
             raise LoadError(str(path), "no num.txt in this zip: not an FSDS quarter")
         wanted = [n for n in FILES if n in names]
@@ -119,13 +131,18 @@ def fsds_files(path: str | Path, progress: bool | None = None) -> Iterator[dict[
         yield {n: Path(folder) / n for n in wanted}
 
 
-def _table(con: duckdb.DuckDBPyConnection, name: str, path: Path, fields: tuple[str, ...], source: str) -> None:
-    """A tab-separated file read into a table of text columns (rowid: its data row, in file order)."""
-    try:  # data_row: 1-based, in file order (DuckDB keeps the order rows are read in)
-        con.execute(f"CREATE TABLE {name} AS SELECT row_number() OVER () AS data_row, * FROM fsds_file(?)",
-                    [str(path)])  # name: ours
-    except duckdb.Error as exc:
-        raise LoadError(source, f"cannot read as tab-separated text ({str(exc).splitlines()[0]})") from exc
+def _table(con: duckdb.DuckDBPyConnection, name: str, path: Path, fields: tuple[str, ...], source: str) -> str:
+    """A tab-separated file read into a table of text columns (rowid: its data row, in file order); the encoding
+    it was read in."""
+    for encoding in ("utf-8", "latin-1"):
+        try:  # data_row: 1-based, in file order (DuckDB keeps the order rows are read in)
+            con.execute(f"CREATE TABLE {name} AS SELECT row_number() OVER () AS data_row, * FROM fsds_file(?, ?)",
+                        [str(path), encoding])  # name: ours
+            break
+        except duckdb.Error as exc:
+            if encoding == "utf-8" and "Invalid unicode" in str(exc):
+                continue  # bytes that are not UTF-8: the file is read as latin-1, and the load says so
+            raise LoadError(source, f"cannot read as tab-separated text ({str(exc).splitlines()[0]})") from exc
     columns = {r[0] for r in con.execute(f"DESCRIBE {name}").fetchall()}  # name: ours
     missing = [f for f in fields if f not in columns]
     if missing:
@@ -133,6 +150,7 @@ def _table(con: duckdb.DuckDBPyConnection, name: str, path: Path, fields: tuple[
     for optional in ("segments", "coreg") if name == "num" else ():
         if optional not in columns:
             con.execute(f"ALTER TABLE num ADD COLUMN {optional} VARCHAR")  # optional: ours
+    return encoding
 
 
 def _first_problem(con: duckdb.DuckDBPyConnection, macro: str, table: str, source: str) -> None:
@@ -160,20 +178,21 @@ def _accept(con: duckdb.DuckDBPyConnection, source: str) -> None:
     con.unregister("_resolved")
 
 
-def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], *,
+def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], *, quarter: str = "",
               progress: bool | None = None) -> Batch:
     """A batch of one FSDS quarter (folder or zip): its submissions as filings (New York acceptance times in UTC,
     to the minute), every standard-taxonomy value as a report with its dimensions, each in its company's own period
     where `known` (accessions, entity ids -> what the store holds) has one. Without sub.txt, every accession must be
-    one the store holds."""
-    source = str(path)
-    with fsds_files(path, progress) as files, duckdb.connect() as con:
+    one the store holds. `quarter`: one quarter's folder inside a zip of several (see `quarters`)."""
+    source = f"{path}!{quarter}" if quarter else str(path)
+    encodings: dict[str, str] = {}
+    with fsds_files(path, quarter, progress) as files, duckdb.connect() as con:
         con.execute(sql_text("ids.sql") + sql_text("fsds.sql"))
         sub_path, num_path = files.get("sub.txt"), files["num.txt"]
         num_source = f"{source}: num.txt"
         sub_source = f"{source}: sub.txt"
         if sub_path is not None:
-            _table(con, "sub", sub_path, SUB_FIELDS, sub_source)
+            encodings["sub.txt"] = _table(con, "sub", sub_path, SUB_FIELDS, sub_source)
             _first_problem(con, "fsds_sub_problems", "sub", sub_source)
             twice = con.execute("""SELECT data_row, adsh FROM (SELECT data_row, adsh,
                 count(*) OVER (PARTITION BY adsh) AS n FROM sub) WHERE n > 1 ORDER BY data_row LIMIT 1""").fetchone()
@@ -185,7 +204,7 @@ def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], 
             con.execute("CREATE TABLE subs (data_row BIGINT, filing_id VARCHAR, cik BIGINT, entity_id VARCHAR, "
                         "name VARCHAR, form VARCHAR, filed DATE, period VARCHAR, accepted_at TIMESTAMP, "
                         "superseded BOOLEAN, accepted_precision VARCHAR, accepted_note VARCHAR)")
-        _table(con, "num", num_path, NUM_FIELDS, num_source)
+        encodings["num.txt"] = _table(con, "num", num_path, NUM_FIELDS, num_source)
         _first_problem(con, "fsds_num_problems", "num", num_source)
         adshs = [r[0] for r in con.execute("SELECT DISTINCT adsh FROM num UNION SELECT filing_id FROM subs")
                  .fetchall()]
@@ -205,7 +224,8 @@ def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], 
             raise LoadError(num_source, f"accession {orphan[1]} is in no sub.txt row and not in the store",
                             row=int(orphan[0]), field="adsh")
         if "tag.txt" in files:
-            _table(con, "tags", files["tag.txt"], ("tag", "version", "datatype"), f"{source}: tag.txt")
+            encodings["tag.txt"] = _table(con, "tags", files["tag.txt"], ("tag", "version", "datatype"),
+                                          f"{source}: tag.txt")
         else:
             con.execute("CREATE TABLE tags (tag VARCHAR, version VARCHAR, datatype VARCHAR)")
         con.register("_units", held.units)
@@ -240,8 +260,10 @@ def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], 
         approximate = con.sql("""SELECT DISTINCT entity_id, period_start, period_end FROM placed WHERE approximate
                                  ORDER BY ALL""").df()
         subs = con.execute("SELECT * FROM subs").df()
+    latin = [name for name, encoding in encodings.items() if encoding == "latin-1"]
     batch = Batch(source=source, kind="fsds", row_name=lambda row: f"num.txt row {int(row)}",
-                  stored_wins=True, fills=True)
+                  stored_wins=True, fills=True,
+                  note=f"{' and '.join(latin)} not valid UTF-8: read as latin-1" if latin else None)
     batch.reports = reports
     batch.approximate = approximate.assign(source=source)
     note = [n + ("; superseded by a later amendment (prevrpt)" if s else "")
