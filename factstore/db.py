@@ -59,6 +59,8 @@ def _check_store_file(path: Path, *, create: bool) -> None:
         if not create:
             raise FactstoreError(f"{path}: no store there (load data into it first, e.g. `factstore load ...`)")
         return
+    if not path.is_file():  # a FIFO, a socket, a device: reading its header could wait forever
+        raise FactstoreError(f"{path}: not a regular file, so not a store; refusing to read it (left untouched)")
     with path.open("rb") as f:
         head = f.read(12)
     if head[8:12] != DUCKDB_MAGIC:

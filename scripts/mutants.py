@@ -245,6 +245,10 @@ MUTANTS: list[Mutant] = [
            ("tests/test_fsds.py",)),
     Mutant("the latin-1 fallback unsaid", "factstore/loaders/fsds.py",
            "read as latin-1\" if latin else None)", "read as latin-1\" if False else None)", ("tests/test_fsds.py",)),
+    Mutant("no wall-clock deadline on a body", "factstore/sec/client.py",
+           "            if time.monotonic() > until:\n", "            if False:\n", ("tests/test_sec_client.py",)),
+    Mutant("a FIFO's header read", "factstore/db.py", "    if not path.is_file():  # a FIFO",
+           "    if False:  # a FIFO", ("tests/test_db.py",)),
     # --- text: reading a stored index's hits
     Mutant("a stored index's hits read in the table's order, not the ranking's", "factstore/text/index.py",
            "return [tuple(found[key]) for key in zip(doc_ids, chunk_nos, strict=True)]",

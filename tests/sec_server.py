@@ -13,6 +13,7 @@ Fault syntax (``name[:arg][*]``; a trailing ``*`` makes the fault permanent inst
 - ``"truncate"``: status 200 with the full Content-Length, about half the body, then the connection is closed.
 - ``"malformed"``: status 200 with the body cut in half (not valid JSON); Content-Length matches what is sent.
 - ``"drop"``: close the connection without sending any response.
+- ``"trickle:S"``: status 200 with the full Content-Length, then the body one byte every S seconds (slow-loris).
 - ``"errorpage"``: status 200 with the SEC's "Request Rate Threshold Exceeded" page (as the SEC throttles).
 - ``"gzip"``: status 200, the body gzipped, with ``Content-Encoding: gzip``.
 - ``"gzipcut"``: status 200, ``Content-Encoding: gzip``, the gzipped body cut at 60% (its Content-Length matches
@@ -40,7 +41,7 @@ from typing import Any
 
 STATUS_FAULTS = {"429", "500", "503", "404"}
 FAULT_NAMES = STATUS_FAULTS | {"slow", "truncate", "malformed", "drop", "redirect", "errorpage", "gzip",
-                             "gzipcut"}
+                             "gzipcut", "trickle"}
 # what www.sec.gov sends, with status 200, to a client over its rate (abridged)
 SEC_ERROR_PAGE = (b"<!DOCTYPE html><html><head><title>SEC.gov | Request Rate Threshold Exceeded</title></head><body>"
                   b"<h1>Your Request Originates from an Undeclared Automated Tool</h1><p>To allow for equitable access "
@@ -85,7 +86,7 @@ def _parse_fault(spec: str) -> _Fault:
     name, _, arg = body.partition(":")
     if name not in FAULT_NAMES:
         raise ValueError(f"unknown fault {spec!r}")
-    if name == "slow":
+    if name in ("slow", "trickle"):
         try:
             seconds = float(arg)
         except ValueError:
@@ -175,6 +176,20 @@ class _Handler(BaseHTTPRequestHandler):
             entry.status = 302
             owner._record(entry)
             self._send(302, b"", "text/plain", {"Location": fault.location})
+            return
+        if name == "trickle":
+            assert fault is not None
+            full = body or FILLER
+            entry.status = 200
+            owner._record(entry)
+            self.send_response(200)
+            self.send_header("Content-Type", _content_type(route))
+            self.send_header("Content-Length", str(len(full)))
+            self.end_headers()
+            for i in range(len(full)):
+                self.wfile.write(full[i:i + 1])
+                self.wfile.flush()
+                time.sleep(fault.seconds)
             return
         if name in ("errorpage", "gzip", "gzipcut"):
             entry.status = 200

@@ -4,6 +4,7 @@ read as documented, and a lock says what to do."""
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 import sys
 import textwrap
@@ -119,6 +120,18 @@ def test_db_that_is_not_a_store_is_refused_and_untouched(tmp_path, name, content
         factstore.open(path)
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, "in.parquet"])
+
+
+def test_db_naming_a_fifo_is_refused_without_reading_it(tmp_path, capsys):
+    """Reading a FIFO's header would wait for a writer forever: a child process, so that a hang fails the test."""
+    fifo = tmp_path / "store.duckdb"
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-m", "factstore", "sql", "SELECT 1", "--db", str(fifo)],
+                          capture_output=True, text=True, timeout=20)
+    assert done.returncode == 1 and f"{fifo}: not a regular file, so not a store" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    with pytest.raises(FactstoreError, match="not a regular file"):
+        factstore.open(fifo)
 
 
 @pytest.mark.parametrize("command", [["fact", "RPS", "Revenues", "--period", "FY2019"], ["sql", "SELECT 1"],

@@ -390,3 +390,17 @@ def test_a_document_without_its_closing_tag_is_kept_aside_and_asked_for_again(se
     sec.add(DOC, HTML)
     assert c.document(42, "0000000042-24-000001", "doc-20231231.htm")[0] == HTML
     assert len(sec.requests_to(DOC)) == 2
+
+
+def test_a_server_trickling_bytes_is_given_up_at_the_deadline(sec, tmp_path):
+    """One byte every 0.2 s never trips the read timeout; the wall-clock deadline ends the request, retries and
+    all, and nothing is cached."""
+    import time
+
+    sec.fail(FACTS, "trickle:0.2*")
+    c = client(sec, tmp_path, deadline=1.0)
+    started = time.monotonic()
+    with pytest.raises(FetchError, match=r"no whole answer within the deadline of 1 s; last: _ShortBody: still "
+                                         r"arriving at the deadline"):
+        c.companyfacts(42)
+    assert time.monotonic() - started < 3 and c.cache.read(FACTS) is None

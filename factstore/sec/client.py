@@ -79,13 +79,14 @@ def retry_after(value: str | None) -> float | None:
 class SecClient:
     """Fetches from the SEC: a declared User-Agent, at most `max_per_second` requests, retries with
     exponential backoff on 429, 5xx and broken connections (honouring Retry-After), a timeout on every
-    request, and each raw payload written to the cache before it is parsed. `offline=True` replays
-    the cache without the network."""
+    request, a wall-clock `deadline` on each payload read whole (a server trickling bytes never holds it longer),
+    and each raw payload written to the cache before it is parsed. `offline=True` replays the cache without the
+    network."""
 
     def __init__(self, user_agent: str | None = None, *, base_url: str | None = None,
                  cache_dir: str | Path | None = None, offline: bool = False, max_per_second: int = 10,
                  timeout: float | tuple[float, float] = (10.0, 60.0), retries: int = 5, backoff: float = 1.0,
-                 max_wait: float = 120.0, session: requests.Session | None = None,
+                 max_wait: float = 120.0, deadline: float = 300.0, session: requests.Session | None = None,
                  sleep: Callable[[float], None] = time.sleep) -> None:
         user_agent = user_agent or os.environ.get(USER_AGENT_ENV)
         if not offline and (not user_agent or "@" not in user_agent):
@@ -103,6 +104,7 @@ class SecClient:
         self.offline = offline
         self.limiter = RateLimiter.shared(max_per_second)  # one window for every client in the process
         self.timeout, self.retries, self.backoff, self.max_wait = timeout, retries, backoff, max_wait
+        self.deadline = deadline  # wall-clock seconds for a payload read whole, every attempt and hop included
         self.session = session or requests.Session()
         self.session.headers.update({"User-Agent": user_agent or "", "Accept-Encoding": "gzip, deflate"})
         self._sleep = sleep
@@ -112,11 +114,15 @@ class SecClient:
     def url(self, path: str, host: str = "data") -> str:
         return self.hosts[host] + safe_path(path)
 
-    def _send(self, url: str, read: Callable[[requests.Response], T]) -> T:
+    def _send(self, url: str, read: Callable[[requests.Response], T], until: float | None = None) -> T:
         """One GET, retried on 429, 5xx, the SEC's throttling page and broken or short responses; `read` takes
-        the response (a body read whole, or the response itself to stream) and raises _ShortBody when it is cut."""
+        the response (a body read whole, or the response itself to stream) and raises _ShortBody when it is cut.
+        Past `until` (time.monotonic()), no attempt is made or waited for."""
         problem = ""
         for attempt in range(self.retries + 1):
+            if until is not None and time.monotonic() >= until:
+                raise FetchError(url, f"no whole answer within the deadline of {self.deadline:.0f} s"
+                                      f"{f'; last: {problem}' if problem else ''}")
             wait = self.backoff * 2 ** attempt * random.uniform(0.5, 1.0)
             try:
                 response = self._follow(url)
@@ -137,7 +143,8 @@ class SecClient:
                                               f"more than max_wait={self.max_wait:.0f} s", status=response.status_code)
                     wait = max(wait, asked)
             if attempt < self.retries:
-                self._sleep(min(wait, self.max_wait))
+                left = until - time.monotonic() if until is not None else wait
+                self._sleep(max(0.0, min(wait, self.max_wait, left)))
         raise FetchError(url, f"gave up after {self.retries + 1} attempts; last: {problem}")
 
     def _follow(self, url: str) -> requests.Response:
@@ -182,7 +189,8 @@ class SecClient:
         if not fresh and (body := self.cache.read(path)) is not None:
             return body, self.cache.path_for(path)
         url = self.url(path, host)
-        body = self._send(url, _whole_body)
+        until = time.monotonic() + self.deadline
+        body = self._send(url, lambda response: _whole_body(response, until), until)
         return body, self.cache.write(path, body, url)
 
     def get_json(self, path: str, host: str = "data", *, fresh: bool = True) -> tuple[dict[str, Any], Path]:
@@ -297,11 +305,16 @@ class _ShortBody(Exception):
     page sent with status 200."""
 
 
-def _whole_body(response: requests.Response) -> bytes:
-    """The body read whole: as many bytes as its Content-Length, a gzip or deflate stream that reaches its end, and
-    not one of the SEC's error pages."""
+def _whole_body(response: requests.Response, until: float) -> bytes:
+    """The body read whole before `until` (time.monotonic()): as many bytes as its Content-Length, a gzip or deflate
+    stream that reaches its end, and not one of the SEC's error pages."""
+    blocks = []
     try:
-        raw = response.raw.read(decode_content=False)
+        while block := response.raw.read1(1 << 16, decode_content=False):  # what has arrived, up to 64 KiB
+            blocks.append(block)
+            if time.monotonic() > until:
+                raise _ShortBody(f"still arriving at the deadline ({sum(map(len, blocks))} bytes)")
+        raw = b"".join(blocks)
     finally:
         response.close()  # a body read to its end has given its connection back to the pool: it stays alive
     declared = response.headers.get("Content-Length", "")
