@@ -249,6 +249,9 @@ MUTANTS: list[Mutant] = [
            "            if time.monotonic() > until:\n", "            if False:\n", ("tests/test_sec_client.py",)),
     Mutant("a FIFO's header read", "factstore/db.py", "    if not path.is_file():  # a FIFO",
            "    if False:  # a FIFO", ("tests/test_db.py",)),
+    Mutant("a question at the length cap refused", "factstore/ask/route.py",
+           "    if len(question) > MAX_QUESTION:", "    if len(question) >= MAX_QUESTION:",
+           ("tests/test_ask_robust.py",)),
     # --- text: reading a stored index's hits
     Mutant("a stored index's hits read in the table's order, not the ranking's", "factstore/text/index.py",
            "return [tuple(found[key]) for key in zip(doc_ids, chunk_nos, strict=True)]",

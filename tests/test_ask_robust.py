@@ -73,6 +73,19 @@ def test_what_cannot_be_answered_says_why(facts, question, why):
     assert a.kind == "unanswerable" and why in a.explanation and not a.citations and a.value is None
 
 
+def test_a_question_longer_than_the_cap_is_refused_at_once_and_one_at_the_cap_is_answered(facts):
+    """A 108 KB question repeating company names used to take 87 s: past MAX_QUESTION characters it is refused
+    with the reason before any parsing; one of exactly MAX_QUESTION characters is asked as any other."""
+    long = ("Apple NVIDIA Alphabet revenue 2024 " * 4000)[:108_000]
+    question = "What was Apple's revenue in fiscal 2024?"
+    a = facts.ask(long)
+    assert a.kind == "unanswerable"
+    assert a.explanation.startswith("a question of 108,000 characters: ask in at most 2,000")
+    at_cap = (question + " " * route.MAX_QUESTION)[:route.MAX_QUESTION]
+    answered = facts.ask(at_cap)
+    assert answered.kind == "fact" and answered.value == facts.ask(question).value
+
+
 def test_a_company_the_store_lacks_is_not_answered_with_another(facts, real):
     microsoft = json.loads((real / "submissions" / "CIK0000789019.json").read_text())
     for question in ("What was Microsoft's revenue in 2023?", f"{microsoft['tickers'][0]} revenue 2023",

@@ -62,6 +62,9 @@ class Answer:
         return out
 
 
+MAX_QUESTION = 2_000  # characters: a question, not a document (the work of parsing grows with its length)
+
+
 def ask(db: Db, question: str, *, as_of: Any = None, k: int = 5) -> Answer:
     """Answer a question from the facts or the text index (see the module docstring). A question never
     raises: what cannot be answered is 'unanswerable' with the reason (an unexpected error too). A bad
@@ -79,6 +82,9 @@ def ask(db: Db, question: str, *, as_of: Any = None, k: int = 5) -> Answer:
 def _answer(db: Db, question: str, moment: datetime | None, k: int) -> Answer:
     if not isinstance(question, str) or not question.strip():
         return Answer("unanswerable", str(question or ""), explanation="empty question", as_of=moment)
+    if len(question) > MAX_QUESTION:
+        return Answer("unanswerable", question, explanation=f"a question of {len(question):,} characters: ask in at "
+                      f"most {MAX_QUESTION:,} (documents go into the store, not into a question)", as_of=moment)
     p = parse(question, resolve.names(db), load_metrics())
     moment = moment or p.as_of
     summary = {"entities": [e.name for e in p.entities], "metric": p.metric.name if p.metric else None,
