@@ -252,6 +252,9 @@ MUTANTS: list[Mutant] = [
     Mutant("a question at the length cap refused", "factstore/ask/route.py",
            "    if len(question) > MAX_QUESTION:", "    if len(question) >= MAX_QUESTION:",
            ("tests/test_ask_robust.py",)),
+    Mutant("a damaged FSDS zip member unnamed", "factstore/loaders/fsds.py",
+           "                except (zipfile.BadZipFile, zlib.error, EOFError) as exc:",
+           "                except OSError as exc:", ("tests/test_fsds.py",)),
     # --- text: reading a stored index's hits
     Mutant("a stored index's hits read in the table's order, not the ranking's", "factstore/text/index.py",
            "return [tuple(found[key]) for key in zip(doc_ids, chunk_nos, strict=True)]",

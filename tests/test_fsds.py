@@ -4,6 +4,7 @@ facts against a brute-force oracle (hypothesis)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import zipfile
@@ -151,6 +152,25 @@ def test_names_are_read_as_utf8_and_latin1_only_where_a_file_is_not(fsds, tmp_pa
         assert store.sql("SELECT name FROM entities")["name"].tolist() == ["SOCIÉTÉ GÉNÉRALE"]
         assert store.resolve_entity("Société Générale") == "0000320193"
         assert report.note == (None if encoding == "utf-8" else "sub.txt not valid UTF-8: read as latin-1")
+
+
+def test_a_damaged_zip_member_is_refused_naming_it_and_the_store_is_unchanged(fsds, tmp_path):
+    archive = tmp_path / "2024q4.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in ("sub.txt", "num.txt"):
+            z.write(fsds / "apple_10k_2024" / name, name)
+    with zipfile.ZipFile(archive) as z:
+        info = z.getinfo("num.txt")
+    data = bytearray(archive.read_bytes())
+    middle = info.header_offset + 30 + len("num.txt") + info.compress_size // 2
+    data[middle:middle + 64] = bytes(64)  # zeros over the compressed stream
+    archive.write_bytes(bytes(data))
+    with factstore.open() as store:
+        before = _tables(store)
+        with pytest.raises(LoadError, match=rf"^{re.escape(str(archive))}!num.txt: cannot read the member: "):
+            store.load_fsds(archive, progress=False)
+        for name, frame in _tables(store).items():
+            pd.testing.assert_frame_equal(frame, before[name])
 
 
 # ----------------------------------------------------------------- 2009q3: amendments to the minute

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -124,10 +125,13 @@ def fsds_files(path: str | Path, quarter: str = "", progress: bool | None = None
         with progress_bar(total=total, unit="B", unit_scale=True, desc=f"unzip {path.name}", leave=False,
                           progress=progress) as bar:
             for name in wanted:
-                with archive.open(names[name]) as src, open(Path(folder) / name, "wb") as dst:
-                    while block := src.read(1 << 20):
-                        dst.write(block)
-                        bar.update(len(block))
+                try:
+                    with archive.open(names[name]) as src, open(Path(folder) / name, "wb") as dst:
+                        while block := src.read(1 << 20):
+                            dst.write(block)
+                            bar.update(len(block))
+                except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+                    raise LoadError(f"{path}!{names[name]}", f"cannot read the member: {exc}") from exc
         yield {n: Path(folder) / n for n in wanted}
 
 
