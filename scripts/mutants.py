@@ -255,6 +255,8 @@ MUTANTS: list[Mutant] = [
     Mutant("a damaged FSDS zip member unnamed", "factstore/loaders/fsds.py",
            "                except (zipfile.BadZipFile, zlib.error, EOFError) as exc:",
            "                except OSError as exc:", ("tests/test_fsds.py",)),
+    Mutant("a remembered index used after the stored one changed", "factstore/text/index.py",
+           "        if known is None or known[0] != version:", "        if known is None:", ("tests/test_threads.py",)),
     # --- text: reading a stored index's hits
     Mutant("a stored index's hits read in the table's order, not the ranking's", "factstore/text/index.py",
            "return [tuple(found[key]) for key in zip(doc_ids, chunk_nos, strict=True)]",

@@ -130,3 +130,49 @@ def test_threads_loading_and_reading_one_store(tmp_path):
     assert not errors
     assert store.sql("SELECT count(DISTINCT entity_id) AS n FROM reports")["n"][0] == len(groups)
     store.close()
+
+
+def test_searches_racing_loads_of_documents_never_err_and_never_keep_a_stale_index(tmp_path):
+    """Threads search while others load filings' documents into the same store object (each load chunks its new
+    documents into the stored index): no search errs or returns a hit another search could not slice, and once
+    the loads are done a search sees every document."""
+    data = generate(companies=6)
+    docs = data.documents
+    groups = [g for _, g in docs.groupby("ticker")]
+    store = factstore.open(tmp_path / "s.duckdb")
+    store.load_course(documents=groups[0], progress=False)
+    store.index("structure", progress=False)
+    errors: list[str] = []
+    done = threading.Event()
+
+    def load(group: pd.DataFrame) -> None:
+        try:
+            store.load_course(documents=group, progress=False)
+        except Exception as exc:  # noqa: BLE001 - collected for the assertion below
+            errors.append(f"load: {exc!r}")
+
+    def search() -> None:
+        while not done.is_set():
+            try:
+                for hit in store.search("revenue risk", k=20):
+                    text = store.document(hit.doc_id).text
+                    if not all(0 <= a < b <= len(text) for a, b in hit.spans):
+                        errors.append(f"{hit.doc_id}: spans {hit.spans} outside its text")
+            except Exception as exc:  # noqa: BLE001
+                errors.append(f"search: {exc!r}")
+
+    searchers = [threading.Thread(target=search) for _ in range(3)]
+    loaders = [threading.Thread(target=load, args=(g,)) for g in groups[1:]]
+    for t in searchers + loaders:
+        t.start()
+    for t in loaders:
+        t.join()
+    done.set()
+    for t in searchers:
+        t.join()
+    assert errors == []
+    everything = [(h.doc_id, h.chunk_no, h.score) for h in store.search("revenue risk", k=10_000)]
+    store.close()
+    with factstore.open(tmp_path / "s.duckdb", read_only=True) as fresh:  # what a new reader finds
+        assert [(h.doc_id, h.chunk_no, h.score) for h in fresh.search("revenue risk", k=10_000)] == everything
+    assert {d for d, _, _ in everything} - set(groups[0]["id_doc"])  # the loaded documents are found too

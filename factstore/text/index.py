@@ -117,35 +117,51 @@ def _drop_index(db: Db, strategy: str) -> None:
 
 def search(db: Db, query: str, k: int = 5, strategy: str = "structure", filters: dict[str, Any] | None = None,
            *, header: bool = False) -> list[Hit]:
-    """BM25 search over a strategy's chunks, best first (see FactStore.search)."""
+    """BM25 search over a strategy's chunks, best first (see FactStore.search). The remembered index is used only
+    while the stored one is unchanged, and both are read in one moment: a load committing meanwhile (another
+    thread's) is seen whole by the next search, never half by this one."""
+    stored, chunks = _stored(db, strategy)
     key = (strategy, header)
     indexes = db.memo.setdefault("indexes", {})
-    if key not in indexes:
-        indexes[key] = _chunk_index(db, strategy, header)
-    idx = indexes[key]
-    return idx.scoped_search(query, k, filters) if strategy == "scoped" else idx.search(query, k, filters)
+    with db.reading():
+        version = db.one("SELECT count(*), coalesce(sum(hash(chunk_id, text_len, header_len)), 0) FROM bm25_chunks "
+                         "WHERE strategy = ?", [strategy])
+        known = indexes.get(key)
+        if known is None or known[0] != version:
+            built = _stored_index(db, strategy, header) if stored else _memory_index(db, strategy, header,
+                                                                                       stored=chunks)
+            known = indexes[key] = (version, built)
+        idx = known[1]
+        return idx.scoped_search(query, k, filters) if strategy == "scoped" else idx.search(query, k, filters)
 
 
-def _chunk_index(db: Db, strategy: str, header: bool) -> ChunkIndex:
-    """The strategy's stored index, made first when a writable store has none: its chunks and index (a
-    store written before indexes were stored has the chunks only). Read-only, without one: in memory."""
+def _stored(db: Db, strategy: str) -> tuple[bool, bool]:
+    """Whether the strategy has a stored index to search, made first where a writable store has none: its chunks
+    and index (a store written before indexes were stored has the chunks only); and whether it has chunks.
+    Read-only, without one: searched in memory."""
     chunks, indexed = db.one("""SELECT (SELECT count(*) FROM chunks WHERE strategy = ?),
         (SELECT coalesce(sum(chunks), 0) FROM bm25_docs WHERE strategy = ?)""", [strategy, strategy])
     if not chunks and not db.one("SELECT count(*) FROM (SELECT 1 FROM documents WHERE trim(text) <> '' "
                                     "LIMIT 1)")[0]:
         raise NotFound("nothing to search: the store holds no document text (load reports with load_reports, "
                        "filings' documents with load_course(documents=...), load_filing or fetch_filings)")
-    if chunks != indexed or not chunks:
-        if db.read_only:
-            return _memory_index(db, strategy, header, stored=bool(chunks))
-        if chunks:
-            frame = db.relation("SELECT doc_id, header, text FROM chunks WHERE strategy = ? "
-                                  "ORDER BY doc_id, chunk_no", [strategy]).to_arrow_table()
-            with db.transaction():
-                _drop_index(db, strategy)
-                _index_chunks(db, strategy, frame)
-        else:
-            index(db, strategy)
+    if chunks == indexed and chunks:
+        return True, True
+    if db.read_only:
+        return False, bool(chunks)
+    if chunks:
+        frame = db.relation("SELECT doc_id, header, text FROM chunks WHERE strategy = ? "
+                              "ORDER BY doc_id, chunk_no", [strategy]).to_arrow_table()
+        with db.transaction():
+            _drop_index(db, strategy)
+            _index_chunks(db, strategy, frame)
+    else:
+        index(db, strategy)
+    return True, True
+
+
+def _stored_index(db: Db, strategy: str, header: bool) -> ChunkIndex:
+    """The strategy's stored index, its documents' fields and chunk lengths read now (postings when searched)."""
     docs = db.sql("""
         SELECT d.doc_id, d.issuer, d.form, d.year, d.period_end, d.title, d.accepted_at, b.first_chunk, b.chunks
         FROM bm25_docs b JOIN documents d USING (doc_id) WHERE b.strategy = ? ORDER BY d.doc_id""", [strategy])
