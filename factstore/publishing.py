@@ -32,7 +32,7 @@ import pyarrow.parquet as pq
 
 from factstore.errors import FactstoreError
 from factstore.resources import CATALOG_SQL, sql_text  # (schema.sql's tables are views over Parquet there)
-from factstore.snapshots import CATALOG, MANIFEST, SNAPSHOT_NAME, current, in_use, snapshots
+from factstore.snapshots import CATALOG, MANIFEST, SNAPSHOT_NAME, current, snapshots, unused
 
 if TYPE_CHECKING:
     from factstore.db import Db
@@ -214,7 +214,10 @@ def prune(target: str | Path, keep: int) -> list[str]:
     now = current(target)
     removed = []
     for snap in snapshots(target)[:-keep]:
-        if now is not None and snap.name < now.name and not in_use(snap):
-            shutil.rmtree(snap)
-            removed.append(snap.name)
+        if now is None or snap.name >= now.name:
+            continue
+        with unused(snap) as free:  # locked while it is deleted: a reader opening it now fails, and takes current
+            if free:
+                shutil.rmtree(snap)
+                removed.append(snap.name)
     return removed

@@ -8,6 +8,8 @@ import os
 import re
 import threading
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -16,6 +18,7 @@ from factstore.errors import FactstoreError
 
 CATALOG = "catalog.duckdb"
 MANIFEST = "manifest.json"
+OPEN_ATTEMPTS = 3  # a reader passes over a snapshot pruned while it opened it, for the current one, this often
 SNAPSHOT_NAME = re.compile(r"\d{8}T\d{12}Z-[0-9a-f]{6}")  # what publish names a snapshot: its UTC time, then a tag
 
 
@@ -37,33 +40,46 @@ _OPEN_HERE: Counter[Path] = Counter()  # snapshots this process has open (its ow
 _GUARD = threading.Lock()
 
 
-def in_use(snapshot: Path) -> bool:
-    """Whether some process has the snapshot's catalog open (DuckDB holds a lock on it while open)."""
+@contextmanager
+def unused(snapshot: Path) -> Iterator[bool]:
+    """Whether no process has the snapshot's catalog open (DuckDB holds a lock on it while open); while True, the
+    catalog stays locked here, so no reader can open it until the block ends (a prune deletes it meanwhile)."""
     with _GUARD:
         if _OPEN_HERE[snapshot]:
-            return True
+            yield False
+            return
     try:
-        with (snapshot / CATALOG).open("rb+") as f:
-            try:
-                fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                return True
-            fcntl.lockf(f, fcntl.LOCK_UN)
-            return False
+        f = (snapshot / CATALOG).open("rb+")
     except FileNotFoundError:
-        return False
+        yield True
+        return
+    with f:
+        try:
+            fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.lockf(f, fcntl.LOCK_UN)
 
 
 def open_snapshot(target: str | Path) -> tuple[duckdb.DuckDBPyConnection, Path]:
-    """A read-only connection to TARGET's current snapshot, which reaches no file outside it, and the snapshot."""
-    snap = current(target)
-    if snap is None:
-        raise FactstoreError(f"{target}: nothing published there (publish a store into it first: "
-                             "`factstore publish TARGET --db STORE`)")
-    try:
-        con = duckdb.connect(str(snap / CATALOG), read_only=True)
-    except duckdb.Error as exc:
-        raise FactstoreError(f"{snap / CATALOG}: cannot open snapshot: {exc}") from exc
+    """A read-only connection to TARGET's current snapshot, which reaches no file outside it, and the snapshot. A
+    snapshot pruned between finding it current and opening it is passed over for the new current one."""
+    for attempt in range(OPEN_ATTEMPTS):
+        snap = current(target)
+        if snap is None:
+            raise FactstoreError(f"{target}: nothing published there (publish a store into it first: "
+                                 "`factstore publish TARGET --db STORE`)")
+        try:
+            con = duckdb.connect(str(snap / CATALOG), read_only=True)
+        except duckdb.Error as exc:
+            if attempt + 1 < OPEN_ATTEMPTS and current(target) != snap:  # a newer one is current: take it
+                continue
+            raise FactstoreError(f"{snap / CATALOG}: cannot open snapshot: {exc}") from exc
+        break
     try:
         con.execute("SET allowed_directories = ?", [[str(snap) + os.sep]])
         con.execute("SET enable_external_access = false")

@@ -352,3 +352,30 @@ def test_two_publishers_on_one_target_take_turns(tmp_path):
     with factstore.open(target) as reader:
         assert reader.sql("SELECT count(*) n FROM reports")["n"][0] > 0
     assert [s.name for s in snapshots(target)] == [current(target).name]
+
+
+def test_a_reader_opening_a_snapshot_being_pruned_takes_the_current_one(small_store, tmp_path, monkeypatch):
+    """Prune holds a snapshot's catalog locked while it deletes it (another process, here). A reader that found
+    that snapshot current just before cannot open it, and takes the one now current instead of failing."""
+    from factstore import snapshots as snaps
+
+    target = tmp_path / "pub"
+    old = small_store.publish(target).snapshot
+    new = small_store.publish(target).snapshot
+    pruner = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, sys; f = open(sys.argv[1], 'rb+'); fcntl.lockf(f, fcntl.LOCK_EX); "
+         "print('locked', flush=True); sys.stdin.read()", str(old / "catalog.duckdb")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert pruner.stdout.readline().strip() == "locked"
+        found = iter([old])  # current as the reader found it a moment before the prune began, then as it is
+        real = snaps.current
+        monkeypatch.setattr(snaps, "current", lambda t: next(found, None) or real(t))
+        with factstore.open(target) as reader:
+            assert reader.snapshot == new and reader.sql("SELECT count(*) n FROM reports")["n"][0] > 0
+        with pytest.MonkeyPatch.context() as again:
+            again.setattr(snaps, "current", lambda t: old)  # nothing newer to take: the error says why
+            with pytest.raises(FactstoreError, match=f"{old / 'catalog.duckdb'}: cannot open snapshot"):
+                factstore.open(target)
+    finally:
+        pruner.communicate("")
