@@ -259,6 +259,16 @@ MUTANTS: list[Mutant] = [
            "        if known is None or known[0] != version:", "        if known is None:", ("tests/test_threads.py",)),
     Mutant("a reader fails on a snapshot pruned while it opened it", "factstore/snapshots.py",
            "OPEN_ATTEMPTS = 3", "OPEN_ATTEMPTS = 1", ("tests/test_publish.py",)),
+    # --- decompression bombs (issue #23, item 13)
+    Mutant("an FSDS zip member unpacked past the cap", "factstore/loaders/fsds.py",
+           "limits.too_big(packed, written)", "None", ("tests/test_fsds.py",)),
+    Mutant("a bulk member read past the cap", "factstore/sec/ingest.py",
+           "limits.too_big(packed, size)", "None", ("tests/test_sec_ingest.py",)),
+    Mutant("a gzip body unpacked past the cap", "factstore/sec/client.py",
+           "limits.too_big(len(raw), len(body))", "None", ("tests/test_sec_client.py",)),
+    Mutant("no ratio cap", "factstore/limits.py",
+           "    if unpacked > RATIO_FLOOR and unpacked > MAX_RATIO * max(packed, 1):", "    if False:",
+           ("tests/test_sec_client.py", "tests/test_fsds.py")),
     # --- text: reading a stored index's hits
     Mutant("a stored index's hits read in the table's order, not the ranking's", "factstore/text/index.py",
            "return [tuple(found[key]) for key in zip(doc_ids, chunk_nos, strict=True)]",

@@ -173,6 +173,25 @@ def test_a_damaged_zip_member_is_refused_naming_it_and_the_store_is_unchanged(fs
             pd.testing.assert_frame_equal(frame, before[name])
 
 
+def test_a_zip_bomb_is_refused_naming_the_member_and_stops_unpacking(fsds, tmp_path, monkeypatch):
+    """The ratio cap, its floor lowered to 1 MiB: a num.txt of 8 MiB of repeats (packed ~8 KiB) is refused where it
+    passes the cap, never unpacked whole, and the store is unchanged."""
+    from factstore import limits
+
+    monkeypatch.setattr(limits, "RATIO_FLOOR", 1 << 20)
+    archive = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(fsds / "apple_10k_2024" / "sub.txt", "sub.txt")
+        z.writestr("num.txt", (fsds / "apple_10k_2024" / "num.txt").read_bytes()[:200] + b"\t" * (8 << 20))
+    with factstore.open() as store:
+        before = _tables(store)
+        with pytest.raises(LoadError, match=rf"^{re.escape(str(archive))}!num.txt: refused: it unpacks to more than "
+                                            r"200 times its [\d,]+ packed bytes \(a decompression bomb\?\)"):
+            store.load_fsds(archive, progress=False)
+        for name, frame in _tables(store).items():
+            pd.testing.assert_frame_equal(frame, before[name])
+
+
 # ----------------------------------------------------------------- 2009q3: amendments to the minute
 def test_each_submission_is_known_from_its_own_accepted_minute(fsds):
     sub = pd.read_csv(fsds / "2009q3" / "sub.txt", sep="\t", dtype=str, encoding="latin-1")

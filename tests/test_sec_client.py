@@ -404,3 +404,20 @@ def test_a_server_trickling_bytes_is_given_up_at_the_deadline(sec, tmp_path):
                                          r"arriving at the deadline"):
         c.companyfacts(42)
     assert time.monotonic() - started < 3 and c.cache.read(FACTS) is None
+
+
+def test_a_gzip_bomb_is_refused_once_it_unpacks_past_the_cap(sec, tmp_path, monkeypatch):
+    """The ratio cap, with its floor lowered to 1 MiB so that a 4 MiB body of zeros (packed ~4 KiB) trips it."""
+    from factstore import limits
+
+    monkeypatch.setattr(limits, "RATIO_FLOOR", 1 << 20)
+    sec.add(DOC, bytes(4 << 20))
+    sec.fail(DOC, "gzip*")
+    c = client(sec, tmp_path)
+    with pytest.raises(FetchError, match=r"refused: it unpacks to more than 200 times its [\d,]+ packed bytes"):
+        c.document(42, "0000000042-24-000001", "doc-20231231.htm")
+    assert len(sec.requests_to(DOC)) == 1 and c.cache.read(DOC) is None  # not retried, nothing kept
+    monkeypatch.setattr(limits, "MAX_UNPACKED", 1 << 20)
+    monkeypatch.setattr(limits, "RATIO_FLOOR", 8 << 20)
+    with pytest.raises(FetchError, match=r"refused: it unpacks past 1,048,576 bytes"):
+        c.document(42, "0000000042-24-000001", "doc-20231231.htm")

@@ -234,6 +234,22 @@ def test_a_payload_of_another_company_loads_nothing_and_marks_nothing(sec, real,
         assert client.cache.read("/api/xbrl/companyfacts/CIK0001997711.json") is None
 
 
+def test_a_bulk_member_that_unpacks_past_the_cap_is_reported_and_the_rest_load(real, tmp_path, monkeypatch):
+    """The ratio cap, its floor lowered to 1 MiB: a member of 8 MiB of spaces (packed ~8 KiB) is refused by name,
+    read no further than the cap; the other member loads."""
+    from factstore import limits
+
+    monkeypatch.setattr(limits, "RATIO_FLOOR", 1 << 20)
+    good = "CIK0001046179.json"
+    bomb = b'{"cik": 9, "facts": {}' + b" " * (8 << 20)
+    archive = _zip(tmp_path / "companyfacts.zip", {good: real / "companyfacts" / good, "CIK0000000009.json": bomb})
+    with factstore.open() as store:
+        reports = {r.source: r for r in store.fetch_bulk(archive, progress=False)}
+        assert reports["CIK0000000009.json"].error.startswith(
+            f"{archive}!CIK0000000009.json: refused: it unpacks to more than 200 times")
+        assert reports[good].error is None and reports[good].reports > 0
+
+
 def test_bulk_zip_is_downloaded_through_the_client(real, tmp_path):
     small = ["CIK0001046179.json", "CIK0001997711.json"]
     archive = _zip(tmp_path / "small.zip", {n: real / "companyfacts" / n for n in small})

@@ -21,6 +21,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from factstore import limits
 from factstore.errors import LoadError
 from factstore.loaders.batch import Batch
 from factstore.progress import progress_bar
@@ -125,9 +126,13 @@ def fsds_files(path: str | Path, quarter: str = "", progress: bool | None = None
         with progress_bar(total=total, unit="B", unit_scale=True, desc=f"unzip {path.name}", leave=False,
                           progress=progress) as bar:
             for name in wanted:
+                packed, written = archive.getinfo(names[name]).compress_size, 0
                 try:
                     with archive.open(names[name]) as src, open(Path(folder) / name, "wb") as dst:
                         while block := src.read(1 << 20):
+                            written += len(block)
+                            if why := limits.too_big(packed, written):  # stops streaming at the cap
+                                raise LoadError(f"{path}!{names[name]}", f"refused: {why}")
                             dst.write(block)
                             bar.update(len(block))
                 except (zipfile.BadZipFile, zlib.error, EOFError) as exc:

@@ -22,6 +22,7 @@ import orjson
 import requests
 from urllib3.exceptions import HTTPError as Urllib3Error
 
+from factstore import limits
 from factstore.errors import FactstoreError
 from factstore.progress import progress_bar
 from factstore.sec.cache import ResponseCache, safe_path
@@ -324,9 +325,11 @@ def _whole_body(response: requests.Response, until: float) -> bytes:
     if encoding in ("gzip", "deflate"):
         stream = zlib.decompressobj(31 if encoding == "gzip" else 15)
         try:
-            body = stream.decompress(raw) + stream.flush()
+            body = stream.decompress(raw, limits.MAX_UNPACKED + 1)  # never more than the cap in memory
         except zlib.error as exc:
             raise _ShortBody(f"a corrupt {encoding} stream: {exc}") from None
+        if why := limits.too_big(len(raw), len(body)):
+            raise FetchError(response.url, f"refused: {why}")
         if not stream.eof:
             raise _ShortBody(f"the {encoding} stream stops before its end ({len(raw)} bytes)")
     elif encoding in ("", "identity"):
