@@ -269,6 +269,8 @@ MUTANTS: list[Mutant] = [
     Mutant("no ratio cap", "factstore/limits.py",
            "    if unpacked > RATIO_FLOOR and unpacked > MAX_RATIO * max(packed, 1):", "    if False:",
            ("tests/test_sec_client.py", "tests/test_fsds.py")),
+    Mutant("an FSDS line too long for DuckDB left unplaced", "factstore/loaders/fsds.py",
+           "            if len(line) > MAX_LINE:", "            if False:", ("tests/test_fsds.py",)),
     # --- text: reading a stored index's hits
     Mutant("a stored index's hits read in the table's order, not the ranking's", "factstore/text/index.py",
            "return [tuple(found[key]) for key in zip(doc_ids, chunk_nos, strict=True)]",

@@ -290,6 +290,17 @@ def test_a_bad_field_is_refused_naming_file_row_and_field_and_the_store_is_uncha
             pd.testing.assert_frame_equal(frame, before[name])
 
 
+def test_a_line_duckdb_cannot_read_is_named_by_its_row_and_field(fsds, tmp_path):
+    """DuckDB says "CSV Error on Line: 1" of a num.txt whose data row 3 holds a 3 MB field: the error names the
+    row and the field."""
+    folder = _quarter(tmp_path, fsds, edit_num=lambda lines: _cell(lines, 3, "version", "x" * 3_000_000))
+    with factstore.open() as store:
+        with pytest.raises(LoadError, match=r"num.txt, row 3, field 'version': a line of 3,000,\d{3} bytes, past the "
+                                            r"2,097,152 read in one line$"):
+            store.load_fsds(folder, progress=False)
+        assert store.sql("SELECT count(*) AS n FROM reports")["n"][0] == 0
+
+
 def test_a_submission_of_another_company_than_the_stored_filing_is_refused(real, fsds, tmp_path):
     folder = _quarter(tmp_path, fsds, edit_sub=lambda lines: _cell(lines, 1, "cik", "1045810"))
     with _apple(real) as store, pytest.raises(LoadError, match="store holds it as a filing of 0000320193") as e:

@@ -31,6 +31,7 @@ from factstore.timing import Place, resolve_acceptances
 SUB_FIELDS = ("adsh", "cik", "name", "form", "period", "filed", "accepted", "prevrpt")
 NUM_FIELDS = ("adsh", "tag", "version", "ddate", "qtrs", "uom", "value")
 FILES = ("sub.txt", "num.txt", "tag.txt")
+MAX_LINE = 2_097_152  # bytes in one line: DuckDB's read_csv default max_line_size
 MINUTE_NOTE = "FSDS: accepted to the minute, New York time"
 COREGISTRANT = "Coregistrant"  # the axis a co-registrant's values are kept apart under
 
@@ -151,7 +152,7 @@ def _table(con: duckdb.DuckDBPyConnection, name: str, path: Path, fields: tuple[
         except duckdb.Error as exc:
             if encoding == "utf-8" and "Invalid unicode" in str(exc):
                 continue  # bytes that are not UTF-8: the file is read as latin-1, and the load says so
-            raise LoadError(source, f"cannot read as tab-separated text ({str(exc).splitlines()[0]})") from exc
+            raise _read_error(source, path, exc) from exc
     columns = {r[0] for r in con.execute(f"DESCRIBE {name}").fetchall()}  # name: ours
     missing = [f for f in fields if f not in columns]
     if missing:
@@ -160,6 +161,22 @@ def _table(con: duckdb.DuckDBPyConnection, name: str, path: Path, fields: tuple[
         if optional not in columns:
             con.execute(f"ALTER TABLE num ADD COLUMN {optional} VARCHAR")  # optional: ours
     return encoding
+
+
+def _read_error(source: str, path: Path, exc: duckdb.Error) -> LoadError:
+    """A file DuckDB cannot read, said where: the first line past the longest DuckDB reads, by its data row and
+    field (DuckDB's own message counts lines in its buffer, not in the file); else DuckDB's reason."""
+    with path.open("rb") as f:
+        header = f.readline().rstrip(b"\r\n").split(b"\t")
+        for row, line in enumerate(f, start=1):
+            if len(line) > MAX_LINE:
+                cells = line.rstrip(b"\r\n").split(b"\t")
+                widest = max(range(len(cells)), key=lambda i: len(cells[i]))
+                field = header[widest].decode("latin-1") if widest < len(header) else f"#{widest + 1}"
+                return LoadError(source, f"a line of {len(line):,} bytes, past the {MAX_LINE:,} read in one line",
+                                 row=row, field=field)
+    reason = " ".join(part.strip() for part in str(exc).splitlines() if part.strip())
+    return LoadError(source, f"cannot read as tab-separated text ({reason})")
 
 
 def _first_problem(con: duckdb.DuckDBPyConnection, macro: str, table: str, source: str) -> None:
