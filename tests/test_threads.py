@@ -161,15 +161,16 @@ def test_searches_racing_loads_of_documents_never_err_and_never_keep_a_stale_ind
             except Exception as exc:  # noqa: BLE001
                 errors.append(f"search: {exc!r}")
 
-    searchers = [threading.Thread(target=search) for _ in range(3)]
-    loaders = [threading.Thread(target=load, args=(g,)) for g in groups[1:]]
+    searchers = [threading.Thread(target=search, daemon=True) for _ in range(3)]
+    loaders = [threading.Thread(target=load, args=(g,), daemon=True) for g in groups[1:]]
     for t in searchers + loaders:
         t.start()
     for t in loaders:
-        t.join()
+        t.join(timeout=60)  # a load that hangs fails the test rather than holding it forever
     done.set()
     for t in searchers:
-        t.join()
+        t.join(timeout=60)
+    assert not [t for t in searchers + loaders if t.is_alive()], "a thread still runs after 60 s"
     assert errors == []
     everything = [(h.doc_id, h.chunk_no, h.score) for h in store.search("revenue risk", k=10_000)]
     store.close()
