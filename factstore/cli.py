@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import factstore
 from factstore import show
 from factstore.errors import FactstoreError
+from factstore.periods import DIMENSIONS, PERIODS
 from factstore.text.chunkers import STRATEGIES
 
 if TYPE_CHECKING:
@@ -317,8 +318,18 @@ def cmd_facts(store: FactStore, args: argparse.Namespace) -> None:
 
 
 def cmd_panel(store: FactStore, args: argparse.Namespace) -> None:
-    print(show.frame(store.panel(args.ticker, [c.strip() for c in args.concept.split(",")], args.date, ttm=args.ttm,
-                                 mode=args.mode, wide=args.wide, dims=_dims(args.dim)), args.json))
+    frame = store.panel(args.ticker, [c.strip() for c in args.concept.split(",")], args.date, ttm=args.ttm,
+                        mode=args.mode, wide=args.wide, dims=_dims(args.dim), period=args.period,
+                        max_age=args.max_age)
+    print(show.frame(frame, args.json))
+    if frame.attrs.get("left_out"):
+        print(f"({frame.attrs['left_out']} cells older than {args.max_age} days left out)", file=sys.stderr)
+
+
+def cmd_fundamentals(store: FactStore, args: argparse.Namespace) -> None:
+    metrics = [m.strip() for m in args.metric.split(",")] if args.metric else None
+    print(show.frame(store.fundamentals(args.entity, metrics, dimension=args.dimension, as_of=args.as_of),
+                     args.json))
 
 
 def cmd_document(store: FactStore, args: argparse.Namespace) -> None:
@@ -582,8 +593,9 @@ def build_parser() -> argparse.ArgumentParser:
     dimensions.set_defaults(run=cmd_dimensions)
 
     facts = commands.add_parser("facts", help="many exact-period lookups from a CSV file",
-                                description="Answer each row of a CSV (entity, concept, period_end, optional "
-                                            "period_start and as_of) with value, unit, filing, form and time.")
+                                description="Answer each row of a CSV (entity, concept or metric, period_end, "
+                                            "optional period_start and as_of) with value, unit, tag, filing, form, "
+                                            "time and status (why a value is missing).")
     facts.add_argument("questions", help="CSV file of questions")
     facts.add_argument("--as-of", help="moment for rows without an as_of (UTC unless it says)")
     facts.add_argument("--mode", choices=MODES, default="as_of", help="as_of (default), first or latest")
@@ -591,11 +603,15 @@ def build_parser() -> argparse.ArgumentParser:
     _db_option(facts)
     facts.set_defaults(run=cmd_facts)
 
-    panel = commands.add_parser("panel", help="a backtest panel: tickers x concepts x dates",
-                                description="For each date, ticker and concept the newest fiscal quarter known "
-                                            "strictly before the date, with its as-of value.")
+    panel = commands.add_parser("panel", help="a backtest panel: tickers x metrics or concepts x dates",
+                                description="For each date, ticker and metric or concept the newest fiscal period "
+                                            "known strictly before the date, with its as-of value, unit, tag, "
+                                            "filing and age in days.")
     panel.add_argument("--ticker", action="append", required=True, help="ticker or CIK (repeat for several)")
-    panel.add_argument("--concept", required=True, help="concepts, comma-separated")
+    panel.add_argument("--concept", required=True, help="metrics or concepts, comma-separated (revenue,Assets)")
+    panel.add_argument("--period", choices=PERIODS, default="quarter",
+                       help="quarter (default), year (fiscal years) or ttm")
+    panel.add_argument("--max-age", type=int, help="leave out cells older than this many days")
     panel.add_argument("--date", action="append", required=True, help="date (repeat for several)")
     panel.add_argument("--ttm", action="store_true", help="add trailing twelve months")
     panel.add_argument("--mode", choices=MODES, default="as_of", help="as_of (default), first or latest")
@@ -604,6 +620,20 @@ def build_parser() -> argparse.ArgumentParser:
     panel.add_argument("--json", action="store_true", help="print JSON records")
     _db_option(panel)
     panel.set_defaults(run=cmd_panel)
+
+    fundamentals = commands.add_parser(
+        "fundamentals", help="SF1-shaped fundamentals: a row per company and period, a column per metric",
+        description="Standard fundamentals, one row per company and fiscal period: datekey (acceptance time), "
+                    "reportperiod, calendardate, the filing, unit and a column per metric. ARQ/ARY/ART: as first "
+                    "reported; MRQ/MRY/MRT: the newest values known at --as-of.")
+    fundamentals.add_argument("entity", nargs="+", help="tickers, CIKs or names")
+    fundamentals.add_argument("--metric", help="metrics, comma-separated (default: all of data/metrics.csv)")
+    fundamentals.add_argument("--dimension", choices=DIMENSIONS, default="ARQ", help="ARQ (default), ARY, ART, "
+                              "MRQ, MRY or MRT")
+    fundamentals.add_argument("--as-of", help="moment (UTC unless it says; default: everything loaded)")
+    fundamentals.add_argument("--json", action="store_true", help="print JSON records")
+    _db_option(fundamentals)
+    fundamentals.set_defaults(run=cmd_fundamentals)
 
     document = commands.add_parser("document", help="a stored document's text or sections",
                                    description="The text of a stored document (as parsed), or its sections with "
@@ -618,7 +648,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # commands that open the store read-only (sql unless --write); the rest may create and write it
 READ_ONLY_COMMANDS = {"fact", "history", "quarters", "sql", "search", "ask", "publish", "resolve", "concepts",
-                      "dimensions", "facts", "panel", "document"}
+                      "dimensions", "facts", "panel", "document", "fundamentals"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

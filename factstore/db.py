@@ -15,11 +15,13 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from factstore import snapshots
+from factstore import snapshots, vocabulary
 from factstore.errors import FactstoreError
-from factstore.resources import SQL_FILES, sql_text
+from factstore.resources import SQL_FILES, catalog_sql, sql_text
 
-SCHEMA_DIGEST = hashlib.sha256("".join(sql_text(name) for name in SQL_FILES).encode()).hexdigest()[:16]
+# the SQL files and the metrics table the macros read (metric_concepts): a store made by other ones is rewritten
+SCHEMA_DIGEST = hashlib.sha256(("".join(sql_text(name) for name in SQL_FILES)
+                                + vocabulary.METRICS_FILE.read_text(encoding="utf-8")).encode()).hexdigest()[:16]
 READING_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
 DUCKDB_MAGIC = b"DUCK"
 
@@ -105,7 +107,10 @@ class Db:
             self._migrate()
             if self.schema_digest() != SCHEMA_DIGEST:  # a store made by these very files has them (0.1 s saved)
                 for name in SQL_FILES:
-                    self.all(sql_text(name))
+                    self.all(catalog_sql(name))
+                self.all("DELETE FROM metric_concepts")
+                self.all("INSERT INTO metric_concepts SELECT * FROM (SELECT unnest(?, recursive := true))",
+                         [vocabulary.metric_concepts()])
                 self.all("CREATE OR REPLACE TABLE schema_version AS SELECT ? AS digest", [SCHEMA_DIGEST])
         elif self.schema_digest() != SCHEMA_DIGEST:
             raise FactstoreError(f"{path}: written by another version of factstore, whose views and macros "

@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from factstore import resolve
+from factstore import resolve, vocabulary
 from factstore.db import Db
 from factstore.errors import NotFound
 from factstore.periods import parse_label
@@ -186,37 +186,88 @@ def history(db: Db, entity: str | int, concept: str | list[str], *, start: Any =
     return db.sql(base + where + order, params)
 
 
+STATUSES = ("ok", "not in the store", "unknown metric", "not yet known at as_of", "not reported", "not derivable")
+
+
 def facts(db: Db, questions: pd.DataFrame, *, as_of: Any = None, mode: str = "as_of") -> pd.DataFrame:
-    """Answer many exact-period questions at once (see FactStore.facts)."""
+    """Answer many exact-period questions at once (see FactStore.facts): entities and concepts or metrics named as
+    fact() takes them, a metric's first concept reporting the period, the reporting currency first, a quarter not
+    reported as such derived as fact() derives it; `status` says why a value is missing."""
     for column in ("entity", "concept", "period_end"):
         if column not in questions.columns:
             raise ValueError(f"questions: missing column {column!r}")
     check_mode(mode)
-    q = pd.DataFrame({
-        "question_no": range(len(questions)),
-        "entity": questions["entity"].astype(str).to_numpy(),
-        "concept": questions["concept"].astype(str).to_numpy(),
-        "period_start": pd.to_datetime(questions["period_start"]).to_numpy()
-        if "period_start" in questions.columns else pd.NaT,
-        "period_end": pd.to_datetime(questions["period_end"]).to_numpy(),
-    })
-    if "as_of" in questions.columns:
-        q["as_of"] = as_of_column(questions["as_of"].reset_index(drop=True)).to_numpy()
-    else:
-        q["as_of"] = as_of_timestamp(as_of)
-    q["as_of"] = q["as_of"].astype("datetime64[us]")
-    with db.frame(q) as name:
-        answers = db.sql(f"""
-            SELECT question_no, v.value AS value, unit, v.filing_id AS filing_id, v.form AS form,
-                v.accepted_at AS accepted_at
-            FROM lookup_asof('{name}', mode := ?)
-            QUALIFY row_number() OVER (PARTITION BY question_no ORDER BY unit <> 'USD', unit) = 1""",
-            [mode])
     out = questions.reset_index(drop=True).copy()
-    answers = answers.set_index("question_no").reindex(range(len(out)))
-    for column in ("value", "unit", "filing_id", "form", "accepted_at"):
+    starts = (pd.to_datetime(out["period_start"]) if "period_start" in out.columns
+              else pd.Series(pd.NaT, index=out.index))
+    ends = pd.to_datetime(out["period_end"])
+    moments = (as_of_column(out["as_of"]) if "as_of" in out.columns
+               else pd.Series([as_of_timestamp(as_of)] * len(out), dtype="datetime64[us]"))
+    entity_ids = _named(lambda e: resolve.entity(db, e), out["entity"])
+    concepts = _named(lambda c: resolve.concepts(db, str(c)), out["concept"])
+    status = pd.Series("", index=out.index, dtype=object)
+    parts = []  # one sub-question per question and concept of it, in its order
+    for i, (e, c) in enumerate(zip(out["entity"], out["concept"], strict=True)):
+        if isinstance(entity_ids[e], NotFound):
+            status[i] = "not in the store"
+        elif isinstance(concepts[c], NotFound):
+            formula_only = (m := vocabulary.find(str(c))) is not None and not m.concepts
+            status[i] = "not derivable" if formula_only else "unknown metric"
+        else:
+            parts += [(i, rank, entity_ids[e], k) for rank, k in enumerate(concepts[c])]
+    sub = pd.DataFrame(parts, columns=["q", "rank", "entity", "concept"]).astype({"q": "int64", "rank": "int64"})
+    sub["question_no"] = range(len(sub))
+    sub["period_start"] = starts.to_numpy()[sub["q"]] if len(sub) else pd.NaT
+    sub["period_end"] = ends.to_numpy()[sub["q"]] if len(sub) else pd.NaT
+    sub["as_of"] = pd.Series(moments.to_numpy()[sub["q"]] if len(sub) else [], dtype="datetime64[us]")
+    answers = _lookup(db, sub, mode).set_index("q").reindex(out.index)
+    for column in ("value", "unit", "tag", "filing_id", "form", "accepted_at"):
         out[column] = answers[column].to_numpy()
+    status[answers["value"].notna().to_numpy()] = "ok"
+    missing = [i for i in out.index if status[i] == ""]
+    later = set(_lookup(db, sub[sub["q"].isin(missing)], "latest")["q"]) if missing and mode == "as_of" else set()
+    for i in missing:
+        # a quarter not reported as such may be derived from year-to-date figures (only quarters: fact_asof's rule)
+        quarter = pd.notna(starts[i]) and 80 <= (ends[i] - starts[i]).days + 1 <= 105
+        derived = fact(db, entity_ids[out["entity"][i]], concepts[out["concept"][i]], start=starts[i], end=ends[i],
+                       as_of=moments[i] if pd.notna(moments[i]) else None, mode=mode) if quarter else None
+        if derived is not None:
+            out.loc[i, ["value", "unit", "tag", "filing_id", "form", "accepted_at"]] = [
+                derived.value, derived.unit, derived.concept, derived.source, derived.form,
+                derived.accepted_at.tz_localize(None)]
+            status[i] = "ok"
+        else:
+            status[i] = "not yet known at as_of" if i in later else "not reported"
+    out["status"] = status
     return out
+
+
+def _named(find: Any, names: pd.Series) -> dict[Any, Any]:
+    """Each distinct name's resolution, or the NotFound saying why there is none."""
+    found: dict[Any, Any] = {}
+    for name in dict.fromkeys(names):
+        try:
+            found[name] = find(name)
+        except NotFound as exc:
+            found[name] = exc
+    return found
+
+
+def _lookup(db: Db, sub: pd.DataFrame, mode: str) -> pd.DataFrame:
+    """lookup_asof over the sub-questions; per question the answer in the reporting currency (then USD, then by
+    unit), under its first concept that has one."""
+    if sub.empty:
+        return pd.DataFrame(columns=["q", "value", "unit", "tag", "filing_id", "form", "accepted_at"])
+    with db.frame(sub[["question_no", "entity", "concept", "period_start", "period_end", "as_of"]]) as name, \
+            db.frame(sub[["question_no", "q", "rank", "entity", "concept"]]) as keys:
+        return db.sql(f"""
+            WITH currencies AS (SELECT * FROM reporting_currencies() WHERE entity_id IN (SELECT entity FROM {keys}))
+            SELECT k.q, a.v.value AS value, a.unit, k.concept AS tag, a.v.filing_id AS filing_id, a.v.form AS form,
+                a.v.accepted_at AS accepted_at
+            FROM lookup_asof('{name}', mode := ?) a JOIN {keys} k USING (question_no)
+            LEFT JOIN currencies c ON c.entity_id = k.entity
+            QUALIFY row_number() OVER (PARTITION BY k.q ORDER BY split_part(a.unit, '/', 1) IS DISTINCT FROM
+                c.currency, a.unit <> 'USD', a.unit, k.rank) = 1""", [mode])
 
 
 def _with_first(part: dict[str, Any], first: dict[str, Any] | None) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Backtest feed: the newest fiscal quarter of many tickers and concepts as known at many dates.
+"""Backtest feed: the newest fiscal quarter (or year, or TTM) of many tickers and metrics or concepts as known at
+many dates.
 
 The answer comes from the `panel_asof` table macro (sql/panel.sql) in one set-based query (one call per batch of
 entities); this module resolves names, passes dates and shapes the result (long, wide, Arrow, or one frame per date).
@@ -14,8 +15,9 @@ import duckdb
 import pandas as pd
 import pyarrow as pa
 
-from factstore import resolve
+from factstore import resolve, vocabulary
 from factstore.facts import check_mode
+from factstore.periods import PERIODS
 from factstore.timing import as_of_timestamp
 
 if TYPE_CHECKING:
@@ -27,91 +29,134 @@ T = TypeVar("T")
 BATCH = 1000
 
 
+# the long form's columns, in order (ttm added with ttm=True)
+LONG = ["date", "ticker", "concept", "tag", "unit", "fiscal_period", "period_start", "period_end", "age_days",
+        "value", "accepted_at", "derived", "filing_id", "form"]
+
+
 def panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
-          ttm: bool = False, mode: str = "as_of", wide: bool = False,
-          dims: dict[str, str] | None = None) -> pd.DataFrame:
-    """For each date × ticker × concept, the newest discrete fiscal quarter known before the date (a date is
-    00:00 UTC; a filing counts only if accepted strictly before): date, ticker, concept (as given),
-    fiscal_period, period_start, period_end, value, accepted_at, derived, and with ttm=True the trailing
-    twelve months (NULL unless the four newest quarters are consecutive; never for instants). wide=True
-    gives one row per date and ticker with a value column per concept (and `<concept>_ttm`). With dims, the
-    concepts' facts of those dimensions (e.g. {'ProductOrService': 'IPhone'}) instead of the totals."""
-    long = _run(db, tickers, concepts, dates, ttm, mode, lambda rel: rel.df(), dims)
-    return _wide(long, ttm) if wide else long
+          ttm: bool = False, mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None,
+          period: str = "quarter", max_age: int | None = None) -> pd.DataFrame:
+    """For each date × ticker × concept or metric, the newest fiscal period known before the date (a date is
+    00:00 UTC; a filing counts only if accepted strictly before): date, ticker, concept (as given), tag (the
+    concept it was reported under: a metric's first one reporting the period), unit (the reporting currency
+    first), fiscal_period, period_start, period_end, age_days (date - period_end), value, accepted_at, derived,
+    filing_id, form; with ttm=True the trailing twelve months (NULL unless the four newest quarters are
+    consecutive; never for instants). period: 'quarter', 'year' (fiscal years: annual filers too) or 'ttm' (the
+    value is the trailing twelve months, a balance the newest quarter's). max_age (days): cells older are left
+    out, and `attrs['left_out']` says how many. wide=True gives one row per date and ticker with a value column
+    per concept, its `<concept>_period_end` (and `<concept>_ttm`). With dims, the concepts' facts of those
+    dimensions (e.g. {'ProductOrService': 'IPhone'}) instead of the totals."""
+    long = _aged(_run(db, tickers, concepts, dates, ttm, mode, lambda rel: rel.df(), dims, period), max_age)
+    if not wide:
+        return long
+    out = _wide(long, ttm)
+    out.attrs = long.attrs
+    return out
 
 
 def panel_arrow(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
-                ttm: bool = False, mode: str = "as_of", wide: bool = False,
-                dims: dict[str, str] | None = None) -> pa.Table:
+                ttm: bool = False, mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None,
+                period: str = "quarter", max_age: int | None = None) -> pa.Table:
     """`panel` as an Arrow table (long form fetched from DuckDB as Arrow; dates as date32)."""
-    if wide:
-        return pa.Table.from_pandas(panel(db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=True,
-                                          dims=dims), preserve_index=False)
-    return _run(db, tickers, concepts, dates, ttm, mode, lambda rel: rel.to_arrow_table(), dims)
+    if wide or max_age is not None:
+        return pa.Table.from_pandas(panel(db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide,
+                                          dims=dims, period=period, max_age=max_age), preserve_index=False)
+    return _run(db, tickers, concepts, dates, ttm, mode, lambda rel: rel.to_arrow_table(), dims, period)
 
 
 def iter_panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
-               ttm: bool = False, mode: str = "as_of", wide: bool = False,
-               dims: dict[str, str] | None = None) -> Iterator[tuple[pd.Timestamp, pd.DataFrame]]:
+               ttm: bool = False, mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None,
+               period: str = "quarter", max_age: int | None = None) -> Iterator[tuple[pd.Timestamp, pd.DataFrame]]:
     """`panel` one date at a time, in date order: (date, that date's rows). The panel is computed in one
     query before the first date is yielded, so the store can be queried inside the loop."""
-    frame = panel(db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims)
+    frame = panel(db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims, period=period,
+                  max_age=max_age)
     for when, rows in frame.groupby("date", sort=True):
         yield when, rows.reset_index(drop=True)
 
 
+def _aged(long: pd.DataFrame, max_age: int | None) -> pd.DataFrame:
+    """The long frame without the cells older than max_age days (attrs['left_out']: how many)."""
+    if max_age is None:
+        return long
+    if max_age < 0:
+        raise ValueError(f"max_age {max_age!r}: give a number of days >= 0")
+    old = long["age_days"] > max_age
+    kept = long[~old].reset_index(drop=True)
+    kept.attrs["left_out"] = int(old.sum())
+    return kept
+
+
 def _run(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any],
-         ttm: bool, mode: str, fetch: Callable[[duckdb.DuckDBPyRelation], T], dims: dict[str, str] | None) -> T:
+         ttm: bool, mode: str, fetch: Callable[[duckdb.DuckDBPyRelation], T], dims: dict[str, str] | None,
+         period: str) -> T:
     """Resolve the names, register the dates and fetch the panel query's result with `fetch`."""
-    params, moments = inputs(db, tickers, concepts, dates, mode, dims)
+    params, moments = inputs(db, tickers, concepts, dates, mode, dims, period)
     with db.frame(pd.DataFrame({"date": pd.Series(moments, dtype="datetime64[us]")})) as dates_view:
         return fetch(db.relation(_query(ttm, dates_view, len(params["entities"])), params))
 
 
 def inputs(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any],
-           mode: str, dims: dict[str, str] | None = None) -> tuple[dict[str, Any], list[datetime]]:
+           mode: str, dims: dict[str, str] | None = None,
+           period: str = "quarter") -> tuple[dict[str, Any], list[datetime]]:
     """A panel's arguments checked and resolved: the panel query's parameters (entity_ids and tickers as given with
-    their positions, the distinct entities, concepts qualified (with dims, their dimensional keys) and as given
-    with their positions, mode) and the distinct moments, sorted."""
+    their positions, the distinct entities; the concepts qualified (with dims, their dimensional keys: a metric's in
+    its order) with the item (the position of the name given) of each; the names as given; mode and period) and
+    the distinct moments, sorted."""
     check_mode(mode)
+    if period not in PERIODS:
+        raise ValueError(f"period {period!r}: expected one of {', '.join(PERIODS)}")
     given = list(dict.fromkeys(str(t) for t in ([tickers] if isinstance(tickers, str | int) else tickers)))
-    names = list(dict.fromkeys([concepts] if isinstance(concepts, str) else concepts))
+    names = [concepts] if isinstance(concepts, str) else list(concepts)
+    for n in names:
+        if not isinstance(n, str):
+            raise TypeError(f"panel: a concept or metric is a name, not {type(n).__name__} {n!r}")
+    names = list(dict.fromkeys(names))
     moments = sorted({as_of_timestamp(d) for d in ([dates] if isinstance(dates, str | date) else dates)})
     for what, items in (("tickers", given), ("concepts", names), ("dates", moments)):
         if not items:
             raise ValueError(f"panel: give at least one of {what}")
     entity_ids = resolve.entities(db, given)
+    keys = [resolve.dimension_keys(db, entity_ids, _qualified(db, n), dims) for n in names]
     params = {
         "entity_ids": entity_ids, "entities": list(dict.fromkeys(entity_ids)), "tickers": given,
-        "t_no": list(range(len(given))), "names": names,
-        "concepts": resolve.dimension_keys(db, entity_ids, [resolve.concepts(db, n)[0] for n in names], dims),
-        "c_no": list(range(len(names))), "mode": mode,
+        "t_no": list(range(len(given))), "names": names, "c_no": list(range(1, len(names) + 1)),
+        "concepts": [c for k in keys for c in k], "items": [no for no, k in enumerate(keys, 1) for _ in k],
+        "mode": mode, "period": period,
     }
     return params, moments
 
 
+def _qualified(db: Db, name: str) -> list[str]:
+    """A metric's concepts in their order, or a concept name's first qualified concept."""
+    found = resolve.concepts(db, name)
+    return found if vocabulary.find(name) is not None and name == name.lower() else found[:1]
+
+
 def _wide(long: pd.DataFrame, ttm: bool) -> pd.DataFrame:
-    """One row per date and ticker (in the long frame's order), a value column per concept (and its TTM)."""
+    """One row per date and ticker (in the long frame's order), per concept its value, period end (and TTM)."""
     rows = pd.MultiIndex.from_frame(long[["date", "ticker"]].drop_duplicates())
     names = list(dict.fromkeys(long["concept"]))
-    fields = ["value", "ttm"] if ttm else ["value"]
+    fields = ["value", "period_end", "ttm"] if ttm else ["value", "period_end"]
     wide = long.pivot(index=["date", "ticker"], columns="concept", values=fields)
     wide = wide.reindex(index=rows, columns=[(f, n) for n in names for f in fields])
-    wide.columns = [n if f == "value" else f"{n}_ttm" for f, n in wide.columns]
+    wide.columns = [n if f == "value" else f"{n}_{f}" for f, n in wide.columns]
     return wide.reset_index()
 
 
 def _query(ttm: bool, dates_view: str, entities: int) -> str:
     """The panel query: panel_asof for the distinct entities ($entities) in batches of BATCH, with the tickers and
-    concept names as given, in the order given."""
+    the names as given, in the order given."""
     panels = " UNION ALL ".join(
         f"SELECT * FROM panel_asof('{dates_view}', $concepts, entities := $entities[{lo + 1}:{lo + BATCH}], "
-        "mode := $mode)" for lo in range(0, entities, BATCH))
+        "mode := $mode, items := $items, period := $period)" for lo in range(0, entities, BATCH))
     return f"""
     WITH tickers AS (SELECT unnest($entity_ids) AS entity_id, unnest($tickers) AS ticker, unnest($t_no) AS t_no),
-         names AS (SELECT unnest($concepts) AS concept, unnest($names) AS name, unnest($c_no) AS c_no)
-    SELECT p.date, t.ticker, n.name AS concept, p.fiscal_period, p.period_start, p.period_end, p.value,
-        p.accepted_at, p.derived{", p.ttm" if ttm else ""}
+         names AS (SELECT unnest($c_no) AS item, unnest($names) AS name)
+    SELECT p.date, t.ticker, n.name AS concept, p.tag, p.unit, p.fiscal_period, p.period_start, p.period_end,
+        date_diff('day', p.period_end, p.date::DATE) AS age_days, p.value, p.accepted_at, p.derived, p.filing_id,
+        p.form{", p.ttm" if ttm else ""}
     FROM ({panels}) p
-    JOIN tickers t USING (entity_id) JOIN names n USING (concept)
-    ORDER BY p.date, t.t_no, n.c_no"""
+    JOIN tickers t USING (entity_id) JOIN names n USING (item)
+    ORDER BY p.date, t.t_no, p.item"""

@@ -31,7 +31,7 @@ import duckdb
 import pyarrow.parquet as pq
 
 from factstore.errors import FactstoreError
-from factstore.resources import CATALOG_SQL, sql_text  # (schema.sql's tables are views over Parquet there)
+from factstore.resources import CATALOG_SQL, catalog_sql, sql_text  # (schema.sql's tables are views over Parquet there)
 from factstore.snapshots import CATALOG, MANIFEST, SNAPSHOT_NAME, current, snapshots, unused
 
 if TYPE_CHECKING:
@@ -188,7 +188,7 @@ def _catalog(snapshot: Path, tables: dict[str, Any], digest: str) -> None:
             files = ", ".join(_literal(snapshot / table / f) for f in info["files"])
             con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{files}])")  # table: ours
         for name in CATALOG_SQL:
-            con.execute(sql_text(name))
+            con.execute(catalog_sql(name))
         con.execute("CREATE TABLE schema_version AS SELECT ? AS digest", [digest])
         con.execute("CHECKPOINT")
     finally:

@@ -7,6 +7,7 @@ import difflib
 
 import pandas as pd
 
+from factstore import vocabulary
 from factstore.db import Db
 from factstore.errors import NotFound
 from factstore.loaders.fsds import concept_key, dims_key, segments_dims
@@ -64,7 +65,10 @@ def _concepts_by_name(db: Db) -> dict[str, list[str]]:
 
 
 def concepts(db: Db, concept: str | list[str]) -> list[str]:
-    """Qualified concepts for a name or an ordered list of names, dimensions kept (see FactStore.resolve_concepts)."""
+    """Qualified concepts for a name or an ordered list of names, dimensions kept (see FactStore.resolve_concepts).
+    A qualified name or one with a capital letter is a concept ('us-gaap:Revenues', 'Revenues'); a lower-case
+    name is a metric or an SF1 alias first ('revenue', 'net income', 'netinc': data/metrics.csv), its concepts
+    in their order, then a concept by name."""
     known = _concepts_by_name(db)
     given = [concept] if isinstance(concept, str) else list(concept)
     if not given:
@@ -72,14 +76,29 @@ def concepts(db: Db, concept: str | list[str]) -> list[str]:
     out: list[str] = []
     for name in given:
         base, _, dims = name.partition("|")
-        found = known.get(base.strip().lower(), [])
         suffix = f"|{dims_key(segments_dims(dims, None))}" if dims else ""
+        found = _metric_concepts(base.strip()) or known.get(base.strip().lower(), [])
         out.extend(c + suffix for c in found if c + suffix not in out)
     if not out:
-        close = difflib.get_close_matches(given[0], [k for k in known if ":" in k], n=3)
+        names = [m.name for m in vocabulary.load_metrics()]
+        close = difflib.get_close_matches(given[0], [*names, *(k for k in known if ":" in k)], n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise NotFound(f"unknown concept {given[0]!r}{hint}")
+        raise NotFound(f"unknown concept or metric {given[0]!r}{hint}")
     return out
+
+
+def _metric_concepts(name: str) -> list[str]:
+    """A lower-case name's metric concepts (none for a concept name); a metric only derived by a formula is
+    refused here: it is no list of concepts."""
+    if name != name.lower() or ":" in name:
+        return []
+    m = vocabulary.find(name)
+    if m is None:
+        return []
+    if not m.concepts:
+        raise NotFound(f"metric {m.name} is derived ({m.formula}), not reported under a concept: fact() and "
+                       f"fundamentals() compute it")
+    return list(m.concepts)
 
 
 def dimensions(db: Db, given: str | int, concept: str | list[str] | None = None) -> pd.DataFrame:

@@ -19,6 +19,22 @@ def sql_text(name: str) -> str:
     return files("factstore.sql").joinpath(name).read_text(encoding="utf-8")
 
 
+_DEFINED = re.compile(r"((?:^--[^\n]*\n)+)CREATE OR REPLACE (MACRO|VIEW) (\w+)(.*?)\bAS\b(\s+TABLE\b)?",
+                      re.MULTILINE | re.DOTALL)
+
+
+@cache
+def catalog_sql(name: str) -> str:
+    """A SQL file of views and macros with each one's comment (the lines above its CREATE) put in the catalog
+    (`COMMENT ON`: duckdb_functions() and duckdb_views() show it), so the comment is stated once."""
+    comments = []
+    for m in _DEFINED.finditer(sql_text(name)):
+        text = " ".join(line.removeprefix("--").strip() for line in m.group(1).splitlines()).replace("'", "''")
+        kind = "VIEW" if m.group(2) == "VIEW" else "MACRO TABLE" if m.group(5) else "MACRO"
+        comments.append(f"COMMENT ON {kind} {m.group(3)} IS '{text}';")
+    return sql_text(name) + "\n" + "\n".join(comments)
+
+
 def data_file(*parts: str) -> Traversable:
     """One of the package's data files (e.g. data_file('eval', 'real_questions.csv'))."""
     return files("factstore.data").joinpath(*parts)

@@ -50,15 +50,15 @@ DATES = "panel_dates"  # the partition's table of panel dates
 
 # the macros' rows, as Spark types by schema(): the store's times are naive UTC (TIMESTAMP_NTZ), its dates DATE
 COLUMNS = {
-    "PANEL_ASOF": (("date", "time"), ("entity_id", "text"), ("concept", "text"), ("fiscal_period", "text"),
-                   ("period_start", "day"), ("period_end", "day"), ("value", "number"), ("accepted_at", "time"),
-                   ("derived", "flag"), ("ttm", "number")),
+    "PANEL_ASOF": (("date", "time"), ("entity_id", "text"), ("item", "long"), ("concept", "text"), ("tag", "text"),
+                   ("unit", "text"), ("fiscal_period", "text"), ("period_start", "day"), ("period_end", "day"),
+                   ("value", "number"), ("accepted_at", "time"), ("derived", "flag"), ("ttm", "number"),
+                   ("filing_id", "text"), ("form", "text")),
     "FACTS_ASOF": (("entity_id", "text"), ("item", "text"), ("concept", "text"), ("unit", "text"),
                    ("period_start", "day"), ("period_end", "day"), ("value", "number"), ("filing_id", "text"),
                    ("form", "text"), ("accepted_at", "time"), ("first_value", "number"), ("restated", "flag"),
                    ("n_versions", "long")),
 }
-LONG = ["date", "ticker", "concept", "fiscal_period", "period_start", "period_end", "value", "accepted_at", "derived"]
 
 
 @cache
@@ -88,7 +88,8 @@ def __getattr__(name: str) -> Any:
 
 
 def panel(spark: SparkSession, target: str | Path, tickers: Iterable[str | int], concepts: Iterable[str],
-          dates: Iterable[Any], *, ttm: bool = False, mode: str = "as_of", partitions: int | None = None) -> DataFrame:
+          dates: Iterable[Any], *, ttm: bool = False, mode: str = "as_of", period: str = "quarter",
+          partitions: int | None = None) -> DataFrame:
     """`store.panel` (long form) of the snapshot published at TARGET as a Spark DataFrame: the same columns, rows
     and row order (date, then tickers and concepts as given). `partitions`: how many the entities are spread over
     (default: Spark's default parallelism, a multiple of it where there would be over feed.BATCH entities in one)."""
@@ -97,7 +98,7 @@ def panel(spark: SparkSession, target: str | Path, tickers: Iterable[str | int],
 
     panel_asof = schema("PANEL_ASOF")
     with _snapshot(target) as store:
-        params, moments = feed.inputs(store.db, tickers, concepts, dates, mode)
+        params, moments = feed.inputs(store.db, tickers, concepts, dates, mode, period=period)
         snapshot = store.snapshot
     entities = params["entities"]
     wanted = F.broadcast(spark.createDataFrame([(e,) for e in entities], "entity_id STRING"))
@@ -109,18 +110,18 @@ def panel(spark: SparkSession, target: str | Path, tickers: Iterable[str | int],
     }
     answer = _Partition(
         {t: df.columns for t, df in tables.items()},
-        f"SELECT * FROM panel_asof('{DATES}', $concepts, mode := $mode)",
-        {"concepts": params["concepts"], "mode": mode}, to_arrow_schema(panel_asof),
+        f"SELECT * FROM panel_asof('{DATES}', $concepts, mode := $mode, items := $items, period := $period)",
+        {k: params[k] for k in ("concepts", "mode", "items", "period")}, to_arrow_schema(panel_asof),
         pa.table({"date": pa.array(moments, pa.timestamp("us"))}))
     rows = _by_entity(tables, partitions or _partitions(spark, len(entities))).mapInArrow(answer, panel_asof)
     given = spark.createDataFrame(list(zip(params["entity_ids"], params["tickers"], params["t_no"], strict=True)),
                                   "entity_id STRING, ticker STRING, t_no INT")
-    names = spark.createDataFrame(list(zip(params["concepts"], params["names"], params["c_no"], strict=True)),
-                                  "concept STRING, name STRING, c_no INT")
-    return (rows.join(F.broadcast(given), "entity_id").join(F.broadcast(names), "concept")
+    names = spark.createDataFrame(list(zip(params["c_no"], params["names"], strict=True)), "item LONG, name STRING")
+    return (rows.join(F.broadcast(given), "entity_id").join(F.broadcast(names), "item")
             .withColumn("concept", F.col("name"))
-            .repartition(1).sortWithinPartitions("date", "t_no", "c_no")  # orderBy would run the macros twice
-            .select(*LONG, *(["ttm"] if ttm else [])))
+            .withColumn("age_days", F.datediff(F.to_date("date"), "period_end").cast("long"))
+            .repartition(1).sortWithinPartitions("date", "t_no", "item")  # orderBy would run the macros twice
+            .select(*feed.LONG, *(["ttm"] if ttm else [])))
 
 
 def facts_asof(spark: SparkSession, target: str | Path, as_of: Any, *, mode: str = "as_of",

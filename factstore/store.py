@@ -12,7 +12,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from factstore import facts, feed, load, publishing, resolve, write
+from factstore import facts, feed, fundamentals, load, metrics, publishing, resolve, write
 from factstore.ask.route import Answer, ask
 from factstore.db import Db, open_db
 from factstore.facts import MODES, Fact
@@ -251,9 +251,12 @@ class FactStore:
         for an instant). Fourth quarters and missing Q2/Q3 are derived from year-to-date figures.
         Returns None when nothing was known; with strict=True raises NotFound saying why. With dims (e.g.
         {'ProductOrService': 'IPhone'}, or in XBRL spelling {'srt:ProductOrServiceAxis': 'aapl:IPhoneMember'}),
-        the fact of those dimensions (a segment, product or region; FSDS) instead of the company's total."""
-        return facts.fact(self.db, entity, concept, start=start, end=end, period=period, as_of=as_of, mode=mode,
-                          unit=unit, strict=strict, dims=dims)
+        the fact of those dimensions (a segment, product or region; FSDS) instead of the company's total. The
+        concept may be a metric ('revenue', 'net_income', SF1's 'netinc': data/metrics.csv): for each period the
+        first of its concepts the company reported, and a derived metric ('free_cash_flow', 'roe') by its
+        formula, with its parts."""
+        return metrics.fact(self.db, entity, concept, start=start, end=end, period=period, as_of=as_of, mode=mode,
+                            unit=unit, strict=strict, dims=dims)
 
     def quarters(self, entity: str | int, concept: str | list[str], *, as_of: Any = None,
                  mode: str = "as_of", dims: dict[str, str] | None = None) -> pd.DataFrame:
@@ -270,10 +273,25 @@ class FactStore:
         return facts.history(self.db, entity, concept, start=start, end=end, period=period, dims=dims)
 
     def facts(self, questions: pd.DataFrame, *, as_of: Any = None, mode: str = "as_of") -> pd.DataFrame:
-        """Answer many exact-period questions at once. `questions` has columns entity, concept,
-        period_end, optional period_start (NULL for instants) and optional as_of (else the argument);
-        the result is the questions with value, unit, filing_id, form and accepted_at added."""
+        """Answer many exact-period questions at once. `questions` has columns entity (ticker, CIK or name),
+        concept (a concept or metric, as `fact` takes it), period_end, optional period_start (NULL for instants)
+        and optional as_of (else the argument); the result is the questions with value, unit (the reporting
+        currency first), tag (the concept it was reported under), filing_id, form, accepted_at and status added:
+        'ok', or why there is no value ('not in the store', 'unknown metric', 'not yet known at as_of',
+        'not reported', 'not derivable'). A quarter not reported as such is derived as `fact` derives it."""
         return facts.facts(self.db, questions, as_of=as_of, mode=mode)
+
+    def fundamentals(self, entities: str | int | list[str | int], metrics: str | list[str] | None = None, *,
+                     dimension: str = "ARQ", as_of: Any = None) -> pd.DataFrame:
+        """Standard fundamentals shaped like Sharadar's SF1: one row per company and fiscal period, a column per
+        metric (all of data/metrics.csv by default). dimension: ARQ, ARY, ART (as first reported: each row as the
+        filing that first reported the period gave it, `datekey` its acceptance time to the second) or MRQ, MRY,
+        MRT (the newest values known at `as_of`, restated but never later; `lastupdated` the newest one's
+        acceptance); Q quarters, Y fiscal years, T trailing twelve months (an annual filer's: its years). Columns
+        ticker, entity_id, dimension, calendardate (the nearest calendar quarter end), datekey, reportperiod,
+        fiscal_period, lastupdated, accession and form (the filing at datekey), unit (the reporting currency),
+        then the metrics; a metric not reported and not derivable is missing (NaN), never 0."""
+        return fundamentals.fundamentals(self.db, entities, metrics, dimension=dimension, as_of=as_of)
 
     @staticmethod
     def check_mode(mode: str) -> None:
@@ -309,20 +327,28 @@ class FactStore:
 
     # ----------------------------------------------------------------- backtest feed
     def panel(self, tickers: list[str | int], concepts: list[str], dates: list[Any], *, ttm: bool = False,
-              mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None) -> pd.DataFrame:
-        """For each date, ticker and concept the newest fiscal quarter known strictly before the date (a date
-        is 00:00 UTC) with its as-of value; ttm=True adds the trailing twelve months, wide=True gives a value
-        column per concept. With dims, the concepts' facts of those dimensions (see `fact`). Any iterables will
-        do; see factstore.feed.panel."""
-        return feed.panel(self.db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims)
+              mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None, period: str = "quarter",
+              max_age: int | None = None) -> pd.DataFrame:
+        """For each date, ticker and metric or concept the newest fiscal period known strictly before the date (a
+        date is 00:00 UTC) with its as-of value, unit, the tag it was reported under, its filing and age_days; a
+        metric's newest period across all its tags. period: 'quarter', 'year' or 'ttm'; max_age leaves out older
+        cells (attrs['left_out'] says how many); ttm=True adds the trailing twelve months, wide=True gives a value
+        and period-end column per concept. With dims, the concepts' facts of those dimensions (see `fact`). Any
+        iterables will do; see factstore.feed.panel."""
+        return feed.panel(self.db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims, period=period,
+                          max_age=max_age)
 
     def panel_arrow(self, tickers: list[str | int], concepts: list[str], dates: list[Any], *, ttm: bool = False,
-                    mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None) -> Any:
+                    mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None,
+                    period: str = "quarter", max_age: int | None = None) -> Any:
         """`panel` as a pyarrow.Table."""
-        return feed.panel_arrow(self.db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims)
+        return feed.panel_arrow(self.db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims,
+                                period=period, max_age=max_age)
 
     def iter_panel(self, tickers: list[str | int], concepts: list[str], dates: list[Any], *, ttm: bool = False,
-                   mode: str = "as_of", wide: bool = False,
-                   dims: dict[str, str] | None = None) -> Iterator[tuple[pd.Timestamp, pd.DataFrame]]:
+                   mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None,
+                   period: str = "quarter",
+                   max_age: int | None = None) -> Iterator[tuple[pd.Timestamp, pd.DataFrame]]:
         """`panel` one date at a time, in date order: (date, its rows), for event-driven backtests."""
-        return feed.iter_panel(self.db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims)
+        return feed.iter_panel(self.db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims,
+                               period=period, max_age=max_age)

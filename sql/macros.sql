@@ -1,7 +1,51 @@
 -- factstore macros: the point-in-time logic, as SQL that the Python API and analysts share.
--- as_of is a UTC TIMESTAMP (NULL = everything loaded); mode is 'as_of', 'first' or 'latest';
--- concepts is an ordered list of qualified concepts standing for one line item (NULL = each concept
--- on its own); entity is an entity_id (NULL = all entities).
+-- as_of is a UTC TIMESTAMP or its text ('2024-06-30', NULL = everything loaded); mode is 'as_of', 'first' or
+-- 'latest'; concepts is an ordered list standing for one line item: concepts (qualified or not) or metrics, read
+-- by concept_keys (NULL = each concept on its own); entity is an entity_id, a ticker, a CIK or an exact name (NULL =
+-- all entities). An entity or concept the store cannot read is an error, never an empty answer.
+
+-- The entity_id of an entity as given: an entity_id, ticker or CIK (any case, zeros or not), or exactly its name.
+CREATE OR REPLACE MACRO entity_key(x) AS
+    CASE WHEN x IS NULL THEN NULL
+         WHEN (SELECT entity_id FROM entity_aliases WHERE alias = upper(x::VARCHAR)) IS NOT NULL
+             THEN (SELECT entity_id FROM entity_aliases WHERE alias = upper(x::VARCHAR))
+         WHEN (SELECT count(*) FROM entities WHERE upper(name) = upper(x::VARCHAR)) = 1
+             THEN (SELECT entity_id FROM entities WHERE upper(name) = upper(x::VARCHAR))
+         ELSE error('unknown entity ''' || x::VARCHAR || ''': give its ticker, CIK or exact name') END;
+
+-- The concepts a list of names stands for, in order, as store.resolve_concepts reads them: a qualified name is
+-- itself; a lower-case name is a metric or alias (metric_concepts, its concepts in order) before a concept of that
+-- name; a name with a capital letter is a concept of that name (any case; us-gaap, ifrs-full, dei, srt first). An
+-- error for a name that is none of these.
+CREATE OR REPLACE MACRO concept_keys(given) AS (
+    WITH names AS (
+        SELECT unnest(given) AS c, generate_subscripts(given, 1) AS pos
+    ), candidates AS (
+        SELECT c, c AS concept, 0 AS tier, 0 AS rank FROM names WHERE contains(c, ':')
+        UNION ALL
+        SELECT n.c, m.concept, 1, m.rank FROM names n
+        JOIN metric_concepts m ON m.name = regexp_replace(lower(trim(n.c)), '[\s\-]+', '_', 'g')
+        WHERE n.c = lower(n.c) AND NOT contains(n.c, ':')
+        UNION ALL
+        SELECT n.c, k.concept, 2, row_number() OVER (PARTITION BY n.c
+            ORDER BY list_position(['us-gaap', 'ifrs-full', 'dei', 'srt'], k.taxonomy) NULLS LAST, k.concept)
+        FROM names n JOIN concepts k ON lower(k.name) = lower(trim(n.c)) WHERE NOT contains(n.c, ':')
+    ), found AS (
+        SELECT n.pos, n.c, k.concept, k.rank FROM names n LEFT JOIN candidates k USING (c)
+        QUALIFY k.tier IS NULL OR k.tier = min(k.tier) OVER (PARTITION BY n.pos)
+    ), firsts AS (
+        -- a concept named twice keeps its first place
+        SELECT * FROM found QUALIFY concept IS NULL OR row_number() OVER (PARTITION BY concept ORDER BY pos, rank) = 1
+    )
+    SELECT CASE WHEN count(*) FILTER (concept IS NULL) = 0 THEN list(concept ORDER BY pos, rank)
+        ELSE error('unknown concept or metric ''' || min(c) FILTER (concept IS NULL)
+                   || ''' (a concept: us-gaap:Revenues or Revenues; a metric: revenue: data/metrics.csv)') END
+    FROM firsts);
+
+-- A list of concepts as a point lookup takes them: each qualified ('us-gaap:Revenues'); an error for a bare name.
+CREATE OR REPLACE MACRO qualified_concepts(concepts) AS
+    list_transform(concepts, lambda c: CASE WHEN contains(c, ':') THEN c
+        ELSE error('concept ''' || c || ''': give it qualified, as us-gaap:' || c || ' (store.resolve_concepts)') END);
 
 -- Length class of a period, by days with tolerance: instant, quarter, half, nine_months, year or other.
 CREATE OR REPLACE MACRO duration_class(s, e) AS
@@ -26,13 +70,16 @@ CREATE OR REPLACE MACRO is_restatement(old, new) AS
 
 -- Each fact's value as known at as_of ('as_of'), as first reported ('first') or newest ('latest'), with its filing.
 CREATE OR REPLACE MACRO facts_asof(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
-WITH versions AS (
-    SELECT * FROM reports
-    WHERE (entity IS NULL OR entity_id = entity)
-      AND (concepts IS NULL OR list_contains(concepts, concept))
-      AND (mode = 'latest' OR as_of IS NULL OR accepted_at <= as_of)
+WITH wanted AS MATERIALIZED (
+    -- the concepts as qualified keys (a metric's in its order), read once
+    SELECT CASE WHEN concepts IS NOT NULL THEN concept_keys(concepts) END AS keys
+), versions AS (
+    SELECT r.*, list_position(w.keys, r.concept) AS rank FROM reports r, wanted w
+    WHERE (entity IS NULL OR r.entity_id = entity_key(entity))
+      AND (concepts IS NULL OR list_contains(w.keys, r.concept))
+      AND (mode = 'latest' OR as_of IS NULL OR r.accepted_at <= as_of::TIMESTAMP)
 ), keyed AS (
-    SELECT entity_id, concept, unit, period_start, period_end,
+    SELECT entity_id, concept, unit, period_start, period_end, any_value(rank) AS rank,
         CASE WHEN mode = 'first'
             THEN arg_min({'value': value, 'filing_id': filing_id, 'form': form, 'accepted_at': accepted_at},
                          (accepted_at, filing_id))
@@ -52,16 +99,16 @@ SELECT entity_id,
 FROM keyed
 -- (without a list each concept is its own item, so nothing to choose: as a constant, the optimizer drops the window)
 QUALIFY concepts IS NULL OR row_number() OVER (
-    PARTITION BY entity_id, item, unit, period_start, period_end ORDER BY list_position(concepts, concept)) = 1;
+    PARTITION BY entity_id, item, unit, period_start, period_end ORDER BY rank) = 1;
 
 -- Each entity's fiscal years (number, start, end), learned from the annual periods (or, lacking them, the
 -- year-to-date starts) reported by as_of (an entity with none by then, e.g. before its first 10-K, uses all
 -- it ever reported: a calendar, not a value); missing years and one year on each side are extrapolated.
 CREATE OR REPLACE MACRO fiscal_years(as_of, entity := NULL) AS TABLE
 WITH periods AS (
-    SELECT *, as_of IS NULL OR first_accepted_at <= as_of AS visible
+    SELECT *, as_of IS NULL OR first_accepted_at <= as_of::TIMESTAMP AS visible
     FROM entity_periods
-    WHERE (entity IS NULL OR entity_id = entity)
+    WHERE (entity IS NULL OR entity_id = entity_key(entity))
       AND duration_class(period_start, period_end) IN ('year', 'half', 'nine_months')
 ), candidates AS (
     SELECT entity_id, period_start AS fy_start,
@@ -113,7 +160,7 @@ WITH f AS (
     FROM facts_asof(as_of, mode := mode, concepts := concepts, entity := entity)
 ), fy AS (
     SELECT *, (fy_end + INTERVAL 7 DAY)::DATE AS fy_reach
-    FROM fiscal_years(CASE WHEN mode = 'latest' THEN NULL ELSE as_of END, entity := entity)
+    FROM fiscal_years(CASE WHEN mode = 'latest' THEN NULL ELSE as_of::TIMESTAMP END, entity := entity)
 ), placed AS (
     SELECT f.*, fy.fiscal_year, fy.fy_start, fy.fy_end,
         date_diff('day', fy.fy_start, f.period_end) + 1 AS days_in,
@@ -325,10 +372,11 @@ WITH wanted AS (
 )
 SELECT * FROM found WHERE first IS NOT NULL;
 
--- One fact of an entity for exact dates (fact_start NULL for an instant), one row per unit: the value known at as_of
--- (or as first reported, or newest) under the first of `concepts` that has one then, with its filing and `first`,
--- the report that first gave it that value (first_report). The single lookup behind store.fact. `derivable`: a
--- quarter not known as such whose year-to-date or annual figure ending on fact_end is (quarters_asof may derive it).
+-- One fact of an entity (its entity_id) for exact dates (fact_start NULL for an instant), one row per unit: the value
+-- known at as_of (or as first reported, or newest) under the first of `concepts` that has one then, with its filing
+-- and `first`, the report that first gave it that value (first_report). The single lookup behind store.fact.
+-- `derivable`: a quarter not known as such whose year-to-date or annual figure ending on fact_end is (quarters_asof
+-- may derive it).
 CREATE OR REPLACE MACRO fact_asof(entity, concepts, fact_start, fact_end, as_of := NULL, mode := 'as_of') AS TABLE
 SELECT v.concept AS concept, unit, fact_start::DATE AS period_start, fact_end::DATE AS period_end, v.value AS value,
     v.filing_id AS filing_id, v.form AS form, v.accepted_at AS accepted_at, first_report(reports, v) AS first,
@@ -343,15 +391,40 @@ FROM (SELECT unit,
                 {'concept': concept, 'value': value, 'filing_id': filing_id, 'form': form, 'accepted_at': accepted_at}
                     AS r,
                 period_start IS NOT DISTINCT FROM fact_start AS exact,
-                as_of IS NULL OR mode = 'latest' OR accepted_at <= as_of AS known
+                as_of IS NULL OR mode = 'latest' OR accepted_at <= as_of::TIMESTAMP AS known
             FROM reports
-            WHERE entity_id = entity AND list_contains(concepts, concept) AND period_end = fact_end
+            WHERE entity_id = entity AND list_contains(qualified_concepts(concepts), concept) AND period_end = fact_end
               AND (period_start IS NOT DISTINCT FROM fact_start OR period_start < fact_start))
       GROUP BY unit)
-WHERE v IS NOT NULL OR derivable;
+WHERE v IS NOT NULL OR derivable
+-- (the entity as an entity_id, compared as a constant: a lookup by ticker would scan; entity_key gives the id)
+UNION ALL
+SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+WHERE CASE WHEN EXISTS (SELECT 1 FROM entities WHERE entity_id = entity) THEN false
+           ELSE error('fact_asof: ''' || entity || ''' is no entity_id; entity_key(''' || entity || ''') gives it') END;
 
--- The currency an entity reports in: the ISO currency unit most of its monetary facts are given in (a foreign
--- filer's USD convenience translations cover only some lines of some years).
+-- The currency each entity reports in: the ISO currency unit most of its monetary facts are given in (a foreign
+-- filer's USD convenience translations cover only some lines of some years; a tie goes to the first by name).
+CREATE OR REPLACE MACRO reporting_currencies() AS TABLE
+SELECT entity_id, unit AS currency FROM reports WHERE regexp_full_match(unit, '[A-Z]{3}')
+GROUP BY entity_id, unit
+QUALIFY row_number() OVER (PARTITION BY entity_id ORDER BY count(*) DESC, unit) = 1;
+
+-- The currency an entity reports in (reporting_currencies).
 CREATE OR REPLACE MACRO reporting_currency(entity) AS (
-    SELECT unit FROM reports WHERE entity_id = entity AND regexp_full_match(unit, '[A-Z]{3}')
-    GROUP BY unit ORDER BY count(*) DESC, unit LIMIT 1);
+    SELECT currency FROM reporting_currencies() WHERE entity_id = entity);
+
+-- Each quarter known at as_of with its trailing twelve months: the sum of it and the three quarters before when
+-- they are consecutive fiscal quarters of a duration (a balance: its own value), known once all four are.
+CREATE OR REPLACE MACRO trailing_quarters(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
+SELECT * EXCLUDE (value, period_start, accepted_at, consecutive, sum4, start4, known4),
+    CASE WHEN period_start IS NULL THEN value WHEN consecutive THEN sum4 END AS value,
+    CASE WHEN period_start IS NOT NULL AND consecutive THEN start4 END AS period_start,
+    CASE WHEN period_start IS NULL THEN accepted_at ELSE known4 END AS accepted_at
+FROM (SELECT *,
+          fiscal_year * 4 + fiscal_quarter - lag(fiscal_year * 4 + fiscal_quarter, 3) OVER last4 = 3
+              AND count(period_start) OVER last4 = 4 AS consecutive,
+          sum(value) OVER last4 AS sum4, min(period_start) OVER last4 AS start4, max(accepted_at) OVER last4 AS known4
+      FROM quarters_asof(as_of, mode := mode, concepts := concepts, entity := entity)
+      WHERE value IS NOT NULL
+      WINDOW last4 AS (PARTITION BY entity_id, item, unit ORDER BY period_end ROWS 3 PRECEDING));

@@ -1,9 +1,13 @@
 -- factstore backtest panel, applied after macros.sql: panel_asof(dates_table, concepts, entities := NULL,
--- mode := 'as_of') takes the name of a table or view with a `date` column (DATE, or TIMESTAMP in UTC), a list of
--- qualified concepts (each its own column), a list of entity_ids (NULL = all) and a mode ('first': values as
--- first reported; 'latest': the newest, research only). A date sees only filings accepted strictly before it.
--- The TTM is the sum of the four newest quarters known then, NULL unless they are four consecutive fiscal
--- quarters of a duration (never for instants). Rows come unordered.
+-- mode := 'as_of', items := NULL, period := 'quarter') takes the name of a table or view with a `date` column
+-- (DATE, or TIMESTAMP in UTC), a list of qualified concepts, a list of entity_ids (NULL = all), a mode ('first':
+-- values as first reported; 'latest': the newest, research only), the item (column) of each concept (NULL: each
+-- concept its own; a metric's concepts share one, in priority order: for each period the first one reported) and
+-- the period ('quarter', 'year': fiscal years, 'ttm': the trailing twelve months, a balance as of the newest
+-- quarter), and with events := true, instead of the dates each entity's own vintages (the acceptance times of its
+-- reports and periods), each seeing what was known at it. A date sees only filings accepted strictly before it. The TTM is the sum of the four newest quarters
+-- known then, NULL unless they are four consecutive fiscal quarters of a duration (never for instants). Among
+-- units, the entity's reporting currency (then USD) wins at the newest period. Rows come unordered.
 --
 -- How: an entity's quarters change only when one of its filings is accepted, so each date takes the latest
 -- "vintage" strictly before it (each acceptance time of the entity's reports or periods; ASOF JOIN). A fiscal
@@ -15,15 +19,23 @@
 -- entity_id, with every time shifted back by the vintage (so "accepted by the vintage" reads "accepted by
 -- 1970-01-01"); known times are shifted forward again. Each vintage then reads the newest quarters of its years.
 
--- Each date × entity × concept: the newest fiscal quarter known strictly before the date, its value then and TTM.
-CREATE OR REPLACE MACRO panel_asof(dates_table, concepts, entities := NULL, mode := 'as_of') AS TABLE
+-- Each date × entity × item: the newest fiscal period known strictly before the date, its value then and TTM.
+CREATE OR REPLACE MACRO panel_asof(dates_table, concepts, entities := NULL, mode := 'as_of', items := NULL,
+                                   period := 'quarter', events := false) AS TABLE
 WITH panel_dates AS (
     SELECT DISTINCT date::TIMESTAMP AS date FROM query_table(dates_table)
 ), panel_entities AS (
     SELECT e.entity_id FROM entities e WHERE entities IS NULL OR list_contains(entities, e.entity_id)
+), panel_items AS (
+    -- each concept with its rank in the list and its item (a concept may stand in several items)
+    SELECT unnest(concepts) AS concept, unnest(range(1, len(concepts) + 1)) AS rank,
+        unnest(coalesce(items::BIGINT[], range(1, len(concepts) + 1))) AS item
 ), panel_reports AS (
-    SELECT * FROM reports
-    WHERE list_contains(concepts, concept) AND entity_id IN (SELECT entity_id FROM panel_entities)
+    SELECT r.*, i.rank, i.item FROM reports r JOIN panel_items i USING (concept)
+    WHERE r.entity_id IN (SELECT entity_id FROM panel_entities)
+), panel_currencies AS (
+    -- (read here, before the CTE `reports` below shadows the table)
+    SELECT * FROM reporting_currencies() WHERE entity_id IN (SELECT entity_id FROM panel_entities)
 ), panel_periods AS (
     SELECT * FROM entity_periods WHERE entity_id IN (SELECT entity_id FROM panel_reports)
 ), all_vintages AS (
@@ -36,7 +48,9 @@ WITH panel_dates AS (
         CASE WHEN mode = 'latest' THEN 0 ELSE epoch_us(vintage) END AS shift
     FROM (SELECT DISTINCT v.entity_id, v.vintage
           FROM panel_dates d CROSS JOIN (SELECT DISTINCT entity_id FROM all_vintages) e
-          ASOF JOIN all_vintages v ON v.entity_id = e.entity_id AND d.date > v.vintage)
+          ASOF JOIN all_vintages v ON v.entity_id = e.entity_id AND d.date > v.vintage
+          WHERE NOT events
+          UNION ALL SELECT entity_id, vintage FROM all_vintages WHERE events)
 ), entity_periods AS (
     -- each vintage's copy of its entity's periods, for its fiscal calendar
     SELECT v.pseudo_id AS entity_id, p.period_start, p.period_end,
@@ -59,7 +73,7 @@ WITH panel_dates AS (
     SELECT s.span_id, r.*, lead(r.accepted_at) OVER fact AS next_at, row_number() OVER fact = 1 AS first
     FROM spans s JOIN panel_reports r
       ON r.entity_id = s.entity_id AND r.period_end > s.span.lo AND r.period_end <= s.span.hi
-    WINDOW fact AS (PARTITION BY s.span_id, r.concept, r.unit, r.period_start, r.period_end
+    WINDOW fact AS (PARTITION BY s.span_id, r.item, r.concept, r.unit, r.period_start, r.period_end
                     ORDER BY r.accepted_at, r.filing_id)
 ), states AS (
     -- a vintage's fiscal year as known then: its span and the newest acceptance in it
@@ -73,62 +87,99 @@ WITH panel_dates AS (
     SELECT span_id, state_at, arg_min(pseudo_id, vintage) AS rep, min(shift) AS rep_shift
     FROM states GROUP BY span_id, state_at
 ), reports AS (
-    -- each such vintage's copy of the reports of the years it computes, shifted back by it (a concept as its
-    -- position in the list: short strings keep quarters_asof's lists of parts cheap)
-    SELECT r.filing_id, s.rep AS entity_id, list_position(concepts, r.concept)::VARCHAR AS concept, r.unit,
-        r.period_start, r.period_end, r.value, make_timestamp(epoch_us(r.accepted_at) - s.rep_shift) AS accepted_at,
-        r.form
+    -- each such vintage's copy of the reports of the years it computes, shifted back by it (a concept as its item's
+    -- number: short strings keep quarters_asof's lists of parts cheap)
+    SELECT r.filing_id, s.rep AS entity_id, r.item::VARCHAR AS concept, r.unit, r.period_start, r.period_end,
+        r.value, make_timestamp(epoch_us(r.accepted_at) - s.rep_shift) AS accepted_at, r.form
     FROM reps s JOIN span_reports r ON r.span_id = s.span_id AND r.accepted_at <= s.state_at
     -- only the version quarters_asof would take then (the panel reads no restatement warnings)
     WHERE CASE mode WHEN 'first' THEN r.first ELSE r.next_at IS NULL OR r.next_at > s.state_at END
+    -- of an item's concepts, the first in the list reporting the period (as facts_asof takes a line item's)
+    QUALIFY row_number() OVER (PARTITION BY s.rep, r.item, r.unit, r.period_start, r.period_end ORDER BY r.rank) = 1
 ), quarters AS (
-    -- the known quarters of each year as its computing vintage knew it
-    SELECT q.entity_id AS rep, q.fiscal_year, concepts[q.item::INTEGER] AS concept, q.unit, q.fiscal_period,
-        q.period_start, q.period_end, q.value, q.accepted_at, q.derived,
+    -- the known quarters of each year as its computing vintage knew it (none when fiscal years are asked)
+    SELECT q.entity_id AS rep, q.fiscal_year, q.item::INTEGER AS item, q.unit, q.fiscal_period, q.period_start,
+        q.period_end, q.value, q.accepted_at, q.derived, q.filing_id, q.form,
         q.fiscal_year * 4 + q.fiscal_quarter AS quarter_no
     FROM quarters_asof(TIMESTAMP '1970-01-01', mode := mode) q
-    WHERE q.value IS NOT NULL
+    WHERE q.value IS NOT NULL AND period <> 'year'
+), years AS (
+    -- the fiscal years as reported, a balance at the year's end (only when fiscal years are asked)
+    SELECT f.entity_id AS rep, f.fiscal_year, f.item::INTEGER AS item, f.unit, 'FY' || f.fiscal_year AS fiscal_period,
+        f.period_start, f.period_end, f.value, f.accepted_at, false AS derived, f.filing_id, f.form,
+        f.fiscal_year AS quarter_no
+    FROM fiscal_facts(TIMESTAMP '1970-01-01', mode := mode) f
+    WHERE period = 'year' AND f.value IS NOT NULL
+      AND (f.kind = 'year' AND f.fiscal_period = 'FY' || f.fiscal_year
+           OR f.kind = 'instant' AND f.fiscal_period = f.fiscal_year || 'Q4')
+), figures AS (
+    SELECT * FROM quarters UNION ALL SELECT * FROM years
 ), current AS MATERIALIZED (
     -- each vintage's fiscal years with the vintage that computed each as it stood then
     SELECT s.pseudo_id, s.fiscal_year, r.rep, r.rep_shift FROM states s JOIN reps r USING (span_id, state_at)
 ), wanted AS MATERIALIZED (
-    -- per vintage, concept and unit: the newest fiscal year with a known quarter and the year before (the newest
+    -- per vintage, item and unit: the newest fiscal year with a known figure and the year before (the newest
     -- four quarters, if consecutive, lie in them)
-    SELECT c.*, t.concept, t.unit
-    FROM (SELECT c.pseudo_id, q.concept, q.unit, max(c.fiscal_year) AS top_year
+    SELECT c.*, t.item, t.unit
+    FROM (SELECT c.pseudo_id, q.item, q.unit, max(c.fiscal_year) AS top_year
           FROM current c
-          JOIN (SELECT DISTINCT rep, fiscal_year, concept, unit FROM quarters) q USING (rep, fiscal_year)
+          JOIN (SELECT DISTINCT rep, fiscal_year, item, unit FROM figures) q USING (rep, fiscal_year)
           GROUP BY ALL) t
     JOIN current c ON c.pseudo_id = t.pseudo_id AND c.fiscal_year IN (t.top_year, t.top_year - 1)
 ), ranked AS (
-    -- those quarters, newest first, with their real acceptance times
-    SELECT w.pseudo_id, q.concept, q.unit, q.fiscal_period, q.period_start, q.period_end, q.value, q.derived,
-        q.quarter_no, make_timestamp(epoch_us(q.accepted_at) + w.rep_shift) AS accepted_at,
-        row_number() OVER (PARTITION BY w.pseudo_id, q.concept, q.unit ORDER BY q.period_end DESC) AS recency
-    FROM wanted w JOIN quarters q USING (rep, fiscal_year, concept, unit)
+    -- those figures, newest first, with their real acceptance times
+    SELECT w.pseudo_id, q.item, q.unit, q.fiscal_period, q.period_start, q.period_end, q.value, q.derived,
+        q.filing_id, q.form, q.quarter_no, make_timestamp(epoch_us(q.accepted_at) + w.rep_shift) AS accepted_at,
+        row_number() OVER (PARTITION BY w.pseudo_id, q.item, q.unit ORDER BY q.period_end DESC) AS recency
+    FROM wanted w JOIN figures q USING (rep, fiscal_year, item, unit)
 ), per_unit AS (
     -- (recency <= 4 as an aggregate FILTER: as a WHERE, DuckDB rewrites the window into a far slower top-n arg_max)
-    SELECT pseudo_id, concept, unit,
+    SELECT pseudo_id, item, unit,
         arg_max({'fiscal_period': fiscal_period, 'period_start': period_start, 'period_end': period_end,
-                 'value': value, 'accepted_at': accepted_at, 'derived': derived}, period_end) AS newest,
-        CASE WHEN count(*) FILTER (recency <= 4) = 4
+                 'value': value, 'accepted_at': accepted_at, 'derived': derived, 'filing_id': filing_id,
+                 'form': form}, period_end) AS newest,
+        CASE WHEN period <> 'year' AND count(*) FILTER (recency <= 4) = 4
                   AND max(quarter_no) FILTER (recency <= 4) - min(quarter_no) FILTER (recency <= 4) = 3
                   AND bool_and(period_start IS NOT NULL) FILTER (recency <= 4)
-             THEN sum(value) FILTER (recency <= 4) END AS ttm
+             THEN {'value': sum(value) FILTER (recency <= 4), 'start': min(period_start) FILTER (recency <= 4)}
+        END AS ttm
     FROM ranked
-    GROUP BY pseudo_id, concept, unit
+    GROUP BY pseudo_id, item, unit
 ), newest AS (
-    SELECT * FROM per_unit
-    QUALIFY row_number() OVER (PARTITION BY pseudo_id, concept
-                               ORDER BY newest.period_end DESC, unit <> 'USD', unit) = 1
+    -- at the newest period, the reporting currency, then USD, then the other units by name
+    SELECT n.* FROM per_unit n JOIN vintages v USING (pseudo_id)
+    LEFT JOIN panel_currencies c USING (entity_id)
+    QUALIFY row_number() OVER (PARTITION BY n.pseudo_id, n.item
+        ORDER BY n.newest.period_end DESC, split_part(n.unit, '/', 1) IS DISTINCT FROM c.currency, n.unit <> 'USD',
+                 n.unit) = 1
+), tags AS (
+    -- the concept each filing reported an item under (the first in the list, should it use several)
+    SELECT entity_id, filing_id, item, unit, arg_min(concept, rank) AS tag FROM panel_reports GROUP BY ALL
+), columns AS (
+    -- each item with its first concept, which names it
+    SELECT item, arg_min(concept, rank) AS concept FROM panel_items GROUP BY item
 ), per_vintage AS (
-    -- one row per vintage and concept, empty where nothing is known, so no date falls back to an older vintage
-    SELECT v.entity_id, v.vintage, c.concept, n.newest, n.ttm, n.newest.accepted_at AS accepted_at
-    FROM vintages v CROSS JOIN unnest(list_distinct(concepts)) AS c(concept)
-    LEFT JOIN newest n ON n.pseudo_id = v.pseudo_id AND n.concept = c.concept
+    -- one row per vintage and item, empty where nothing is known, so no date falls back to an older vintage
+    SELECT v.entity_id, v.vintage, c.item, n.unit, n.newest, n.ttm, n.newest.accepted_at AS accepted_at, t.tag
+    FROM vintages v CROSS JOIN columns c
+    LEFT JOIN newest n ON n.pseudo_id = v.pseudo_id AND n.item = c.item
+    LEFT JOIN tags t ON t.entity_id = v.entity_id AND t.filing_id = n.newest.filing_id AND t.item = c.item
+                    AND t.unit = n.unit
+), cells AS (
+    -- each date's vintage per entity and item; with events, each vintage itself (what was known at, not before it)
+    SELECT d.date, e.entity_id, c.item, c.concept, p.tag, p.unit, p.newest, p.ttm, p.accepted_at
+    FROM panel_dates d CROSS JOIN panel_entities e CROSS JOIN columns c
+    ASOF LEFT JOIN per_vintage p ON p.entity_id = e.entity_id AND p.item = c.item AND d.date > p.vintage
+    WHERE NOT events
+    UNION ALL
+    SELECT p.vintage, p.entity_id, c.item, c.concept, p.tag, p.unit, p.newest, p.ttm, p.accepted_at
+    FROM per_vintage p JOIN columns c USING (item)
+    WHERE events
 )
-SELECT d.date, e.entity_id, c.concept, p.newest.fiscal_period AS fiscal_period,
-    p.newest.period_start AS period_start, p.newest.period_end AS period_end, p.newest.value AS value,
-    p.accepted_at, p.newest.derived AS derived, p.ttm
-FROM panel_dates d CROSS JOIN panel_entities e CROSS JOIN unnest(list_distinct(concepts)) AS c(concept)
-ASOF LEFT JOIN per_vintage p ON p.entity_id = e.entity_id AND p.concept = c.concept AND d.date > p.vintage;
+SELECT date, entity_id, item, concept, tag, unit, newest.fiscal_period AS fiscal_period,
+    CASE WHEN period = 'ttm' AND newest.period_start IS NOT NULL THEN ttm.start ELSE newest.period_start END
+        AS period_start,
+    newest.period_end AS period_end,
+    CASE WHEN period = 'ttm' AND newest.period_start IS NOT NULL THEN ttm.value ELSE newest.value END AS value,
+    accepted_at, newest.derived AS derived, ttm.value AS ttm, newest.filing_id AS filing_id, newest.form AS form
+FROM cells;

@@ -86,6 +86,15 @@ CREATE TABLE IF NOT EXISTS concepts (
     name VARCHAR NOT NULL
 );
 
+-- The metrics of data/metrics.csv as the macros read them: each metric's name and aliases (lower case, words joined
+-- by '_') with its concepts in priority order; rewritten by the store whenever the SQL files or the table change.
+CREATE TABLE IF NOT EXISTS metric_concepts (
+    name VARCHAR NOT NULL,
+    metric VARCHAR NOT NULL,
+    rank INTEGER NOT NULL,
+    concept VARCHAR NOT NULL
+);
+
 -- Filing and report documents: the source (HTML or Markdown) and the plain text every citation points into.
 CREATE TABLE IF NOT EXISTS documents (
     doc_id VARCHAR PRIMARY KEY,

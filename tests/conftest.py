@@ -15,7 +15,7 @@ from hypothesis import Phase, settings
 
 import factstore
 from factstore.evaluate.ask import load_real
-from tests.helpers import FOUR_COMPANIES, REAL, submissions_for
+from tests.helpers import EIGHT_COMPANIES, FOUR_COMPANIES, REAL, submissions_for
 
 # CI runs the same examples every time (derandomized, no example database) and prints a failure's blob to
 # replay it with @reproduce_failure; development draws new examples each run; a mutation run (HYPOTHESIS_PROFILE=
@@ -79,13 +79,18 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def _four_companies(s: factstore.FactStore, real: Path) -> None:
-    for name in FOUR_COMPANIES:  # Alphabet's submissions are not in shared/real: it is known without tickers
-        s.load_companyfacts(real / "companyfacts" / name, submissions_for(real, name), progress=False)
+def _companies(names: tuple[str, ...]) -> Callable[[factstore.FactStore, Path], None]:
+    """A build loading these companyfacts files, each with its submissions where shared/real has them (Alphabet,
+    Snowflake and LPA have none: they are known without tickers)."""
+    def load(s: factstore.FactStore, real: Path) -> None:
+        for name in names:
+            s.load_companyfacts(real / "companyfacts" / name, submissions_for(real, name), progress=False)
+    return load
 
 
 BUILDS: dict[str, Callable[[factstore.FactStore, Path], None]] = {
-    "four-companies": _four_companies,  # Apple, NVIDIA, Alphabet and TSMC's companyfacts (no documents)
+    "four-companies": _companies(FOUR_COMPANIES),  # Apple, NVIDIA, Alphabet and TSMC's companyfacts (no documents)
+    "eight-companies": _companies(EIGHT_COMPANIES),  # the same, Tesla, Snowflake, Marvell and LPA (no documents)
     "load-real": load_real,  # the same and their 10-Ks, as factstore.evaluate.ask.load_real loads them
 }
 
@@ -120,6 +125,14 @@ def four_companies(built) -> Iterator[factstore.FactStore]:
     """Apple, NVIDIA, Alphabet and TSMC's companyfacts (with submissions where present), no documents; one store
     for the session (tests reading it must not write)."""
     with factstore.open(built("four-companies")) as s:
+        yield s
+
+
+@pytest.fixture(scope="session")
+def eight_companies(built) -> Iterator[factstore.FactStore]:
+    """Every companyfacts file in shared/real (Apple, NVIDIA, Alphabet, TSMC, Tesla, Snowflake, Marvell, LPA), with
+    submissions where present, no documents; one store for the session (tests reading it must not write)."""
+    with factstore.open(built("eight-companies")) as s:
         yield s
 
 

@@ -19,6 +19,9 @@ REAL = Path(os.environ.get("FACTSTORE_REAL_DATA") or Path(__file__).resolve().pa
 
 # Apple, NVIDIA, Alphabet and TSMC: the companies factstore.evaluate.ask.load_real loads (conftest's four_companies)
 FOUR_COMPANIES = ("CIK0000320193.json", "CIK0001045810.json", "CIK0001652044.json", "CIK0001046179.json")
+# every companyfacts file in shared/real (conftest's eight_companies): the four, Tesla, Snowflake, Marvell and LPA
+EIGHT_COMPANIES = (*FOUR_COMPANIES, "CIK0001318605.json", "CIK0001640147.json", "CIK0001835632.json",
+                   "CIK0001997711.json")
 
 
 def submissions_for(real: Path, cik_file: str) -> list[Path] | None:
@@ -73,10 +76,11 @@ def examples(n: int, full: int) -> dict:
 
 
 def base_tables(store: factstore.FactStore) -> list[str]:
-    """The store's base tables (main schema), but schema_version, which a fresh store already fills."""
+    """The store's base tables (main schema), but schema_version and metric_concepts, which a fresh store already
+    fills."""
     return [name for (name,) in store.sql(
         "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'"
-        " AND table_name <> 'schema_version' ORDER BY table_name").itertuples(index=False)]
+        " AND table_name NOT IN ('schema_version', 'metric_concepts') ORDER BY table_name").itertuples(index=False)]
 
 
 def reset(store: factstore.FactStore) -> factstore.FactStore:

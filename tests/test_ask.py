@@ -10,10 +10,11 @@ import pandas as pd
 import pytest
 
 import factstore
-from factstore.ask.parse import Entity, find_as_of, find_periods, load_metrics, parse
+from factstore.ask.parse import Entity, find_as_of, find_periods, parse
 from factstore.demo.data import generate
 from factstore.demo.reports import generate_reports
 from factstore.text.tokenize import normalize
+from factstore.vocabulary import load_metrics
 
 METRICS = load_metrics()
 KNOWN = [Entity("Rapsa", "RPS", ("RPS",), True), Entity("Busmar Hogar", "BSMH", ("BSMH",), True),

@@ -165,14 +165,17 @@ def test_wide_pivots_one_value_column_per_concept_as_given(demo):
     dates = ["2021-01-01", "2020-01-01"]
     long = store.panel(tickers, concepts, dates, ttm=True)
     wide = store.panel(tickers, concepts, dates, ttm=True, wide=True)
-    assert wide.columns.tolist() == ["date", "ticker", "NetIncomeLoss", "NetIncomeLoss_ttm", "us-gaap:Assets",
+    assert wide.columns.tolist() == ["date", "ticker", "NetIncomeLoss", "NetIncomeLoss_period_end",
+                                     "NetIncomeLoss_ttm", "us-gaap:Assets", "us-gaap:Assets_period_end",
                                      "us-gaap:Assets_ttm"]
     assert wide[["date", "ticker"]].values.tolist() == long[["date", "ticker"]].drop_duplicates().values.tolist()
     for row in long.itertuples():
         mine = wide[(wide["date"] == row.date) & (wide["ticker"] == row.ticker)].iloc[0]
         assert mine[row.concept] == row.value and pd.isna(mine[f"{row.concept}_ttm"]) == pd.isna(row.ttm)
+        assert mine[f"{row.concept}_period_end"] == row.period_end
     twice = store.panel(tickers, [*concepts, "Assets"], dates, wide=True)  # two names of one concept
-    assert twice.columns.tolist() == ["date", "ticker", *concepts, "Assets"]
+    assert twice.columns.tolist() == ["date", "ticker", *(f"{c}{s}" for c in [*concepts, "Assets"]
+                                                          for s in ("", "_period_end"))]
     assert twice["Assets"].tolist() == twice["us-gaap:Assets"].tolist() == wide["us-gaap:Assets"].tolist()
 
 
@@ -217,7 +220,10 @@ def test_the_sql_macro_gives_the_same_answer(demo):
         store.con.unregister("panel_dates")
     py = store.panel(tickers[:4], concepts, dates["date"], ttm=True).rename(columns={"ticker": "entity_id"})
     py = py.sort_values(["date", "entity_id", "concept"]).reset_index(drop=True)
-    pd.testing.assert_frame_equal(sql, py, check_dtype=False)
+    shared = [c for c in py.columns if c != "age_days"]
+    assert set(sql.columns) == {*shared, "item"}
+    pd.testing.assert_frame_equal(sql[shared], py[shared], check_dtype=False)
+    assert (sql["item"] == sql["concept"].map({c: no for no, c in enumerate(concepts, 1)})).all()
     assert everyone.iloc[0, 0] == len(tickers)
 
 
@@ -242,3 +248,73 @@ def test_bad_arguments_are_refused(demo):
         store.panel(["NOPE"], ["NetIncomeLoss"], ["2020-01-01"])
     with pytest.raises(NotFound):
         store.panel(["RPS"], ["NoSuchConcept"], ["2020-01-01"])
+
+
+# ------------------------------------------------------------------------------ metrics, on the real companies
+METRICS = ["revenue", "net_income", "total_assets", "equity", "eps_diluted"]
+DURATIONS = {"revenue", "net_income"}
+
+
+def _reported(store, metrics: list[str]) -> pd.DataFrame:
+    """Every report of the metrics' concepts, each row once per metric it stands for (plain SQL on the table)."""
+    keys = [(m, c) for m in metrics for c in store.resolve_concepts(m)]
+    frame = pd.DataFrame(keys, columns=["metric", "concept"])
+    store.con.register("metric_keys", frame)
+    try:
+        return store.sql("""SELECT k.metric, r.entity_id, r.period_start, r.period_end, r.accepted_at,
+                date_diff('day', r.period_start, r.period_end) + 1 AS days
+            FROM reports r JOIN metric_keys k USING (concept)""")
+    finally:
+        store.con.unregister("metric_keys")
+
+
+@pytest.mark.parametrize("period", ["quarter", "year"])
+def test_a_metric_cell_is_its_newest_period_under_any_tag_and_what_fact_gives(eight_companies, period):
+    s = eight_companies
+    ids = s.sql("SELECT entity_id FROM entities ORDER BY 1")["entity_id"].tolist()
+    dates = pd.date_range("2012-03-31", "2026-03-31", freq="QE")
+    p = s.panel(ids, METRICS, dates, period=period)
+    raw = _reported(s, METRICS)
+    span = (80, 105) if period == "quarter" else (350, 380)
+    durations = raw[raw["days"].between(*span)]
+    checked = stale = 0
+    for (ticker, metric), cells in p[p["concept"].isin(DURATIONS)].groupby(["ticker", "concept"]):
+        mine = durations[(durations["entity_id"] == ticker) & (durations["metric"] == metric)]
+        for cell in cells.itertuples():
+            known = mine[mine["accepted_at"] < cell.date]["period_end"]
+            if known.empty:
+                continue
+            checked += 1
+            # never older than the newest period reported under any of the metric's tags before the date
+            stale += pd.isna(cell.period_end) or cell.period_end < known.max()
+    assert checked > (300 if period == "quarter" else 250) and stale == 0, f"{stale} of {checked} cells stale"
+    assert p.loc[p["value"].notna(), "unit"].notna().all() and p.loc[p["value"].notna(), "tag"].notna().all()
+    valued = p[p["value"].notna()]
+    assert (valued["age_days"] == (valued["date"] - pd.to_datetime(valued["period_end"])).dt.days).all()
+    sample = p[p["value"].notna()].sample(60, random_state=7)
+    for cell in sample.itertuples():  # the cell is fact() as known a second before the date
+        f = s.fact(cell.ticker, cell.concept, period=cell.fiscal_period, as_of=cell.date - pd.Timedelta(seconds=1))
+        assert (f.value, f.unit, f.concept, f.accepted_at.tz_localize(None)) == (
+            cell.value, cell.unit, cell.tag, cell.accepted_at), cell
+    if period == "year":  # the annual filers are there, TSMC in TWD
+        late = p[p["date"] == dates[-1]].set_index(["ticker", "concept"])
+        assert late.loc[("0001046179", "equity"), "unit"] == "TWD"
+        assert late.loc[("0001997711", "revenue"), "fiscal_period"] == "FY2024"
+
+
+def test_a_ttm_panel_and_max_age(eight_companies):
+    s = eight_companies
+    args = (["AAPL", "NVDA", "0001318605"], ["revenue", "total_assets"], pd.date_range("2020-01-31", "2025-12-31",
+                                                                                      freq="ME"))
+    quarter, ttm = s.panel(*args, ttm=True), s.panel(*args, period="ttm")
+    flows = quarter["concept"] == "revenue"
+    assert ttm.loc[flows, "value"].equals(quarter.loc[flows, "ttm"])
+    assert ttm.loc[~flows, "value"].equals(quarter.loc[~flows, "value"])  # a balance: the newest quarter's
+    limit = int(quarter["age_days"].median())  # an age some cells have: the limit itself is kept
+    fresh = s.panel(*args, max_age=limit)
+    assert fresh.attrs["left_out"] == int((quarter["age_days"] > limit).sum()) > 0  # Tesla's data ends in 2022
+    assert (fresh["age_days"] <= limit).all() and len(fresh) + fresh.attrs["left_out"] == len(quarter)
+    with pytest.raises(TypeError, match="a concept or metric is a name"):
+        s.panel(["AAPL"], [["Revenues", "SalesRevenueNet"]], ["2020-01-31"])
+    with pytest.raises(ValueError, match="period 'month'"):
+        s.panel(["AAPL"], ["revenue"], ["2020-01-31"], period="month")

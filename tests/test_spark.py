@@ -88,8 +88,10 @@ def assert_same_panel(spark, target, tickers, concepts, dates, **kwargs) -> pa.T
                                    mode=kwargs.get("mode", "as_of"))
     kinds = {f.name: type(f.dataType) for f in frame.schema.fields}
     assert kinds == {"date": T.TimestampNTZType, "ticker": T.StringType, "concept": T.StringType,
-                     "fiscal_period": T.StringType, "period_start": T.DateType, "period_end": T.DateType,
+                     "tag": T.StringType, "unit": T.StringType, "fiscal_period": T.StringType,
+                     "period_start": T.DateType, "period_end": T.DateType, "age_days": T.LongType,
                      "value": T.DoubleType, "accepted_at": T.TimestampNTZType, "derived": T.BooleanType,
+                     "filing_id": T.StringType, "form": T.StringType,
                      **({"ttm": T.DoubleType} if kwargs.get("ttm") else {})}
     assert got.schema.equals(want.schema) and got.equals(want)
     cells = got.to_pandas(date_as_object=False)
@@ -178,8 +180,9 @@ def test_names_and_targets_are_refused_as_the_store_refuses_them(spark, demo, tm
 def test_the_lazy_schemas_are_the_eager_ones():
     """spark's schemas, made on first use (and once), are what the module used to build at import."""
     assert fs.PANEL_ASOF.simpleString() == (
-        "struct<date:timestamp_ntz,entity_id:string,concept:string,fiscal_period:string,period_start:date,"
-        "period_end:date,value:double,accepted_at:timestamp_ntz,derived:boolean,ttm:double>")
+        "struct<date:timestamp_ntz,entity_id:string,item:bigint,concept:string,tag:string,unit:string,"
+        "fiscal_period:string,period_start:date,period_end:date,value:double,accepted_at:timestamp_ntz,"
+        "derived:boolean,ttm:double,filing_id:string,form:string>")
     assert fs.FACTS_ASOF.simpleString() == (
         "struct<entity_id:string,item:string,concept:string,unit:string,period_start:date,period_end:date,"
         "value:double,filing_id:string,form:string,accepted_at:timestamp_ntz,first_value:double,restated:boolean,"

@@ -120,3 +120,21 @@ def test_panel_facts_dimensions_and_document_json_equal_the_api(demo_db, capsys,
     printed = json.loads(run(capsys, "dimensions", tickers[0], "--json", *db))
     assert printed == json.loads(dims.to_json(orient="records"))
     assert run(capsys, "document", doc_id, *db) == text + "\n"
+
+
+def test_fundamentals_and_a_metric_panel_json_equal_the_api(demo_db, capsys):
+    with factstore.open(demo_db, read_only=True) as store:
+        tickers = store.sql("SELECT tickers[1] AS t FROM entities ORDER BY entity_id")["t"].tolist()[:2]
+        rows = store.fundamentals(tickers, ["revenue", "net_income", "net_margin"], dimension="MRY",
+                                  as_of="2022-06-30")
+        panel = store.panel(tickers, ["revenue"], ["2021-06-30"], period="year", max_age=400)
+    db = ["--db", str(demo_db)]
+    printed = json.loads(run(capsys, "fundamentals", *tickers, "--metric", "revenue,net_income,net_margin",
+                             "--dimension", "MRY", "--as-of", "2022-06-30", "--json", *db))
+    assert len(printed) == len(rows) > 2
+    assert [r["net_margin"] for r in printed] == pytest.approx(rows["net_margin"].tolist(), nan_ok=True)
+    assert [r["datekey"] for r in printed] == json.loads(rows["datekey"].to_json(orient="values", date_format="iso"))
+    printed = json.loads(run(capsys, "panel", *(f"--ticker={t}" for t in tickers), "--concept", "revenue",
+                             "--date", "2021-06-30", "--period", "year", "--max-age", "400", "--json", *db))
+    assert [r["value"] for r in printed] == panel["value"].tolist() and [r["tag"] for r in printed] == \
+        panel["tag"].tolist()

@@ -5,11 +5,13 @@ amendments, rounded comparatives and restatements; and the 0.5% rounding thresho
 from __future__ import annotations
 
 import random
+import re
 
 import pandas as pd
 import pytest
 
 import factstore
+from factstore.resources import CATALOG_SQL, sql_text
 from tests import oracle
 from tests.filers import generate
 
@@ -133,3 +135,20 @@ def test_the_sql_and_python_entity_ids_of_a_cik_agree():
                         "FROM unnest($1::BIGINT[]) t(c)", [ciks])
     assert got["id"].tolist() == got["from_text"].tolist() == [sec_entity_id(c) for c in got["c"]]
     assert sec_entity_id(320193) == "0000320193" and all(len(i) == 10 for i in got["id"])
+
+
+def test_every_view_and_macro_carries_its_comment_in_the_catalog(tmp_path):
+    """The line above each CREATE in sql/ is the catalog's COMMENT, in a store and in a published snapshot."""
+    defined = {m.group(2): m.group(1) for name in CATALOG_SQL
+               for m in re.finditer(r"--\s*([^\n]*)\n(?:--[^\n]*\n)*CREATE OR REPLACE (?:MACRO|VIEW) (\w+)",
+                                    sql_text(name))}
+    with factstore.open(tmp_path / "s.duckdb") as store:
+        store.publish(tmp_path / "pub")
+    with factstore.open(tmp_path / "s.duckdb", read_only=True) as live, factstore.open(tmp_path / "pub") as pub:
+        for s in (live, pub):
+            found = dict(s.sql("""SELECT function_name AS name, comment FROM duckdb_functions()
+                WHERE NOT internal AND schema_name = 'main'
+                UNION ALL SELECT view_name, comment FROM duckdb_views() WHERE NOT internal""").values.tolist())
+            assert set(defined) <= set(found)
+            for name, first_line in defined.items():
+                assert (found[name] or "").startswith(first_line.strip()), name

@@ -3,21 +3,16 @@ periods, as of when, and whether it asks for a growth or a comparison."""
 
 from __future__ import annotations
 
-import csv
 import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache
-from importlib.resources.abc import Traversable
 
 from factstore.names import Entity, Found, Names, acronyms, name_words
-from factstore.resources import data_file
 from factstore.text import tokenize
 from factstore.text.tokenize import normalize
-
-METRICS_FILE = data_file("metrics.csv")
+from factstore.vocabulary import Metric
 
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "primer": 1, "primero": 1, "segundo": 2,
              "tercer": 3, "tercero": 3, "cuarto": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
@@ -61,20 +56,6 @@ _COMPARE = re.compile(r"\b(lowest|highest|largest|smallest|most|least|best|worst
                       r"mejor|peor|which of|cual de|entre los|entre las|mas barato|mas barata|mas caro|mas cara)\b")
 
 
-@dataclass(frozen=True)
-class Metric:
-    """A financial metric people name: the XBRL concepts to try, in order; a formula over other metrics
-    (derived, or used when no concept is reported); the line labels filings print it under; a note to
-    say with every answer (e.g. which EPS a plain 'EPS' gets)."""
-
-    name: str
-    words: tuple[str, ...]
-    concepts: tuple[str, ...]
-    formula: str = ""
-    labels: tuple[str, ...] = ()
-    note: str = ""
-
-
 @dataclass
 class Reading:
     """What a question asks."""
@@ -93,19 +74,6 @@ class Reading:
     comparison: bool = False
     part: str | None = None  # a part of the company the metric is asked for ('iPhone', 'China'), not its total
     bare_years: tuple[str, ...] = ()  # FY labels read from a bare year ('in 2024'), neither fiscal nor calendar
-
-
-@cache
-def load_metrics(path: Traversable = METRICS_FILE) -> tuple[Metric, ...]:
-    """The metrics table: words (either language), an ordered list of concepts, an optional formula over
-    other metrics, line labels and a note (read once)."""
-    def split(text: str | None) -> tuple[str, ...]:
-        return tuple(w.strip() for w in (text or "").split(";") if w.strip())
-
-    with path.open(encoding="utf-8") as f:
-        return tuple(Metric(r["metric"], tuple(normalize(w) for w in split(r["words"])), split(r["concepts"]),
-                            (r.get("formula") or "").strip(), tuple(normalize(w) for w in split(r.get("labels"))),
-                            (r.get("note") or "").strip()) for r in csv.DictReader(f))
 
 
 def _words(text: str) -> list[str]:

@@ -13,12 +13,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from factstore import resolve
-from factstore.ask.derived import Figure, figure, metric_named, previous
-from factstore.ask.parse import Entity, Metric, Reading, load_metrics, parse
+from factstore.ask.parse import Entity, Reading, parse
 from factstore.errors import NotFound
+from factstore.metrics import Figure, figure, metric_named, previous
 from factstore.text import index
 from factstore.text.tokenize import normalize, tokenize
 from factstore.timing import as_of_timestamp
+from factstore.vocabulary import Metric, load_metrics
 
 if TYPE_CHECKING:
     from factstore.db import Db

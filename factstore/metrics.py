@@ -1,7 +1,8 @@
 """A metric's value for one company and period as known at a moment: reported under the metric's concepts,
-derived by its formula over other metrics (margins, free cash flow; gross profit where it is not reported),
-or summed over the fiscal quarters of a calendar year. Every value carries its parts, each cited to the filing
-that first reported its current value; a derived value is known from the latest of its parts."""
+derived by its formula over other metrics (margins, free cash flow, returns on average balances; gross profit
+where it is not reported), or summed over the fiscal quarters of a calendar year. Every value carries its parts,
+each cited to the filing that first reported its current value; a derived value is known from the latest of its
+parts."""
 
 from __future__ import annotations
 
@@ -12,16 +13,19 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from factstore import facts, resolve
-from factstore.ask.parse import Metric, load_metrics
+from factstore import facts, resolve, vocabulary
 from factstore.errors import NotFound
 from factstore.facts import Fact
-from factstore.periods import parse_label
+from factstore.periods import parse_label, period_before
+from factstore.timing import as_of_timestamp
+from factstore.vocabulary import Metric
 
 if TYPE_CHECKING:
     from factstore.db import Db
 
-_FORMULA = re.compile(r"^\s*(\w+)\s*([-+/])\s*(\w+)\s*$")
+_TERM = r"(avg\(\w+\)|\w+)"
+_FORMULA = re.compile(rf"^\s*{_TERM}\s*([-+*/])\s*{_TERM}\s*$")
+AVG = re.compile(r"^avg\((\w+)\)$")
 _CALENDAR = re.compile(r"^CY(\d{4})$")
 
 
@@ -75,11 +79,45 @@ class Figure:
 
 
 def metric_named(name: str) -> Metric:
-    """A metric of the table by its name."""
-    for m in load_metrics():
-        if m.name == name:
-            return m
-    raise ValueError(f"metric {name!r} is not in {', '.join(m.name for m in load_metrics())}")
+    """A metric of the table by its name or alias."""
+    return vocabulary.named(name)
+
+
+def fact(db: Db, entity: str | int, concept: str | list[str], *, start: Any = None, end: Any = None,
+         period: str | None = None, as_of: Any = None, mode: str = "as_of", unit: str | None = None,
+         strict: bool = False, dims: dict[str, str] | None = None) -> Fact | None:
+    """FactStore.fact: a concept's or a reported metric's fact (facts.fact), or, where a metric's concepts report
+    none, the metric derived by its formula for a fiscal period label (its parts each as known at as_of)."""
+    m = vocabulary.find(concept) if isinstance(concept, str) and concept == concept.lower() else None
+    if m is None or not m.formula or dims:
+        return facts.fact(db, entity, concept, start=start, end=end, period=period, as_of=as_of, mode=mode,
+                          unit=unit, strict=strict, dims=dims)
+    if m.concepts:
+        found = facts.fact(db, entity, concept, start=start, end=end, period=period, as_of=as_of, mode=mode,
+                           unit=unit, strict=False)
+        if found is not None:
+            return found
+    if period is None:
+        raise ValueError(f"{m.name} is derived ({m.formula}): give a fiscal period label (period='FY2024')")
+    facts.check_mode(mode)
+    if mode == "first":
+        raise ValueError(f"{m.name} is derived ({m.formula}): mode 'first' is for reported figures; ask for its "
+                         f"parts as first reported")
+    entity_id = resolve.entity(db, entity)
+    label = parse_label(period).label
+    try:
+        f = _derived(db, entity_id, m, label, as_of_timestamp(as_of) if mode == "as_of" else None)
+        if unit is not None and f.unit != unit:
+            raise NotFound(f"{m.name} {label}: in {f.unit}, not {unit}")
+    except NotFound:
+        if strict:
+            raise
+        return None
+    src = f.source
+    return Fact(entity=entity_id, concept=m.name, value=f.value, unit=f.unit, start=f.start, end=f.end,
+                accepted_at=f.known_since, source=src.filing_id, form=src.form, fiscal_period=label, derived=True,
+                formula=f.formula, warnings=f.notes, parts=tuple(p.to_dict() for p in f.parts),
+                known_since=f.known_since, first_source=src.filing_id, first_form=src.form)
 
 
 def figure(db: Db, entity_id: str, metric: Metric, period: str | None, moment: datetime | None) -> Figure:
@@ -119,8 +157,8 @@ def _reported_metrics(metric: Metric) -> list[Metric]:
     own = [metric] if metric.concepts else []
     if not metric.formula:
         return own
-    a, _, b = _operands(metric)
-    return own + _reported_metrics(metric_named(a)) + _reported_metrics(metric_named(b))
+    a, _, b = operands(metric)
+    return own + _reported_metrics(metric_named(term_metric(a))) + _reported_metrics(metric_named(term_metric(b)))
 
 
 def _latest_label(db: Db, entity_id: str, metric: Metric, moment: datetime | None) -> str | None:
@@ -135,10 +173,11 @@ def _latest_label(db: Db, entity_id: str, metric: Metric, moment: datetime | Non
     return None if row.empty else str(row["fiscal_period"][0])
 
 
-def _operands(metric: Metric) -> tuple[str, str, str]:
+def operands(metric: Metric) -> tuple[str, str, str]:
     m = _FORMULA.match(metric.formula)
     if not m:
-        raise ValueError(f"metric {metric.name}: formula {metric.formula!r} is not 'a - b', 'a + b' or 'a / b'")
+        raise ValueError(f"metric {metric.name}: formula {metric.formula!r} is not 'a - b', 'a + b', 'a * b' or "
+                         f"'a / b' (a term may be avg(metric))")
     return m.group(1), m.group(2), m.group(3)
 
 
@@ -170,21 +209,53 @@ def _currency_note(db: Db, entity_id: str, unit: str, warning: str) -> str:
     return f"{warning} (reporting currency {currency})"
 
 
+def term_metric(term: str) -> str:
+    """The metric a formula term names ('total_assets' for 'avg(total_assets)')."""
+    m = AVG.match(term)
+    return m.group(1) if m else term
+
+
+def _operand(db: Db, entity_id: str, term: str, period: str, moment: datetime | None) -> Figure:
+    """A formula term's figure: a metric for the period, or avg(metric), the mean of its balance at the end of the
+    period and at the end of the one before (the previous fiscal year, or quarter)."""
+    m = AVG.match(term)
+    if not m:
+        return figure(db, entity_id, metric_named(term), period, moment)
+    metric = metric_named(m.group(1))
+    before = period_before(period)
+    if before is None:
+        raise NotFound(f"avg({metric.name}) {period}: an average balance needs a fiscal year or quarter")
+    now, then = figure(db, entity_id, metric, period, moment), figure(db, entity_id, metric, before, moment)
+    if now.unit != then.unit:
+        raise NotFound(f"avg({metric.name}) {period}: {then.unit} at {then.end}, {now.unit} at {now.end}")
+    return Figure(metric, (now.value + then.value) / 2, now.unit, period, then.end, now.end, then.parts + now.parts,
+                  formula=f"avg({metric.name} {then.end}, {now.end})",
+                  notes=tuple(dict.fromkeys((*then.notes, *now.notes))))
+
+
 def _derived(db: Db, entity_id: str, metric: Metric, period: str, moment: datetime | None) -> Figure:
-    a_name, op, b_name = _operands(metric)
-    a = figure(db, entity_id, metric_named(a_name), period, moment)
-    b = figure(db, entity_id, metric_named(b_name), period, moment)
+    a_term, op, b_term = operands(metric)
+    a = _operand(db, entity_id, a_term, period, moment)
+    b = _operand(db, entity_id, b_term, period, moment)
+    percent = op == "/" and metric.kind == "ratio"
     if op == "/":
         if b.value == 0:
-            raise NotFound(f"{metric.name} {period}: {b_name} is zero")
-        value, unit = a.value / b.value * 100, "%"
+            raise NotFound(f"{metric.name} {period}: {b.metric.name} is zero")
+        value = a.value / b.value * (100 if percent else 1)
+        unit = "%" if percent else a.unit if b.unit in ("pure", "%") else f"{a.unit}/{b.unit.split('/')[0]}"
+    elif op == "*":
+        value = a.value * b.value
+        unit = (a.unit.removesuffix(f"/{b.unit}") if a.unit.endswith(f"/{b.unit}")
+                else b.unit.removesuffix(f"/{a.unit}") if b.unit.endswith(f"/{a.unit}") else f"{a.unit}*{b.unit}")
     elif a.unit != b.unit:
-        raise NotFound(f"{metric.name} {period}: {a_name} is in {a.unit}, {b_name} in {b.unit}")
+        raise NotFound(f"{metric.name} {period}: {a.metric.name} is in {a.unit}, {b.metric.name} in {b.unit}")
     else:
         value, unit = (a.value - b.value if op == "-" else a.value + b.value), a.unit
-    formula = f"{_term(a)} {op} {_term(b)}" + (" × 100" if op == "/" else "")
+    formula = f"{_term(a)} {op} {_term(b)}" + (" × 100" if percent else "")
     notes = tuple(dict.fromkeys(n for f in (a, b) for n in f.notes))
-    return Figure(metric, value, unit, period, a.start, a.end, a.parts + b.parts, formula=formula, notes=notes)
+    end = max(a.end, b.end)
+    start = a.start if a.start is not None and a.end == end else b.start if b.end == end else None
+    return Figure(metric, value, unit, period, start, end, a.parts + b.parts, formula=formula, notes=notes)
 
 
 def _term(f: Figure) -> str:

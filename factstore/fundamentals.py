@@ -1,0 +1,205 @@
+"""Standard fundamentals in the shape of Sharadar's SF1: one row per company, dimension and fiscal period, a column
+per metric, on one time axis.
+
+- ARQ / ARY / ART (as first reported): each period's row as it stood when the period first appeared: `datekey` is
+  the acceptance time of the filing that first reported it (a vintage of the backtest panel, `panel_asof(...,
+  events := true)`), and every value is as known then; a metric that filing did not report is missing.
+- MRQ / MRY / MRT (most recent): each period's newest values known at `as_of`, restatements included, never a
+  value accepted after `as_of`; `lastupdated` is the acceptance of the newest value in the row.
+
+Quarterly (Q), fiscal years (Y) or trailing twelve months (T: four consecutive quarters; a balance as of the
+period's end; an annual filer's fiscal years). Derived metrics (free cash flow, margins, returns on average
+balances) are computed per row from the row's own figures by the formulas of data/metrics.csv."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from factstore import resolve, vocabulary
+from factstore.metrics import AVG, operands, term_metric
+from factstore.periods import DIMENSIONS, period_before
+from factstore.timing import as_of_timestamp
+from factstore.vocabulary import Metric
+
+if TYPE_CHECKING:
+    from factstore.db import Db
+
+PERIODS = {"Q": "quarter", "Y": "year", "T": "ttm"}
+KEYS = ["entity_id", "fiscal_period", "period_end"]
+
+
+def fundamentals(db: Db, entities: Any, metrics: Any = None, *, dimension: str = "ARQ",
+                 as_of: Any = None) -> pd.DataFrame:
+    """See FactStore.fundamentals."""
+    dim = str(dimension).upper()
+    if dim not in DIMENSIONS:
+        raise ValueError(f"dimension {dimension!r}: expected one of {', '.join(DIMENSIONS)}")
+    names = ([metrics] if isinstance(metrics, str) else list(metrics)) if metrics is not None else None
+    chosen = [vocabulary.named(m) for m in names] if names else list(vocabulary.load_metrics())
+    given = [entities] if isinstance(entities, str | int) else list(entities)
+    if not given:
+        raise ValueError("fundamentals: give at least one entity")
+    entity_ids = resolve.entities(db, given)
+    needed = _reported(chosen)
+    moment = as_of_timestamp(as_of)
+    read = _first_reported if dim.startswith("AR") else _most_recent
+    long = read(db, list(dict.fromkeys(entity_ids)), needed, PERIODS[dim[2]], moment)
+    # an annual filer (no quarterly figure of a duration) has no quarters, and its fiscal years are its TTM
+    annual = [e for e in dict.fromkeys(entity_ids)
+              if long.empty or not (long["period_start"].notna() & (long["entity_id"] == e)).any()]
+    if dim[2] != "Y" and annual:
+        long = long[~long["entity_id"].isin(annual)]
+        if dim[2] == "T":
+            long = pd.concat([long, read(db, annual, needed, "year", moment)], ignore_index=True)
+    rows = _rows(db, long, needed, dim, moment)
+    for m in chosen:
+        if m.name not in rows.columns:
+            rows[m.name] = _derive(rows, m)
+    tickers = pd.DataFrame({"ticker": [str(g) for g in given], "entity_id": entity_ids}).drop_duplicates("ticker")
+    out = tickers.merge(rows, on="entity_id")
+    columns = ["ticker", "entity_id", "dimension", "calendardate", "datekey", "reportperiod", "fiscal_period",
+               "lastupdated", "accession", "form", "unit", *[m.name for m in chosen]]
+    return out.sort_values(["ticker", "reportperiod"], kind="stable")[columns].reset_index(drop=True)
+
+
+def _reported(chosen: list[Metric]) -> list[Metric]:
+    """The metrics with concepts the chosen ones rest on: themselves, and their formulas' terms, depth first."""
+    out: dict[str, Metric] = {}
+
+    def visit(m: Metric) -> None:
+        if m.concepts:
+            out.setdefault(m.name, m)
+        if m.formula and not m.concepts:
+            for term in operands(m)[::2]:
+                visit(vocabulary.named(term_metric(term)))
+    for m in chosen:
+        visit(m)
+    return list(out.values())
+
+
+def _first_reported(db: Db, entity_ids: list[str], metrics: list[Metric], period: str,
+                    moment: Any) -> pd.DataFrame:
+    """Per entity, metric and period, the value at the vintage the period first appeared (the newest period of
+    some metric then), if the metric's newest period then is it."""
+    concepts = [c for m in metrics for c in m.concepts]
+    items = [no for no, m in enumerate(metrics, 1) for _ in m.concepts]
+    with db.frame(pd.DataFrame({"date": pd.Series([], dtype="datetime64[us]")})) as none:
+        return db.sql(f"""
+            WITH ev AS (
+                SELECT * FROM panel_asof('{none}', ?, entities := ?, items := ?, period := ?, events := true)
+                WHERE value IS NOT NULL AND (?::TIMESTAMP IS NULL OR date <= ?::TIMESTAMP)
+            ), firsts AS (
+                SELECT entity_id, fiscal_period, period_end, min(date) AS datekey FROM ev GROUP BY ALL
+            )
+            SELECT e.entity_id, e.fiscal_period, e.period_start, e.period_end, f.datekey, e.item, e.value, e.unit,
+                e.accepted_at, e.filing_id, e.form
+            FROM firsts f JOIN ev e ON e.entity_id = f.entity_id AND e.date = f.datekey
+             AND e.fiscal_period = f.fiscal_period AND e.period_end = f.period_end""",
+            [concepts, entity_ids, items, period, moment, moment])
+
+
+def _most_recent(db: Db, entity_ids: list[str], metrics: list[Metric], period: str, moment: Any) -> pd.DataFrame:
+    """Per entity, metric and period, the newest value known at the moment (quarters_asof, trailing_quarters, or
+    fiscal_facts' years), in the reporting currency first."""
+    table = ("trailing_quarters" if period == "ttm" else "quarters_asof") + "(?::TIMESTAMP, concepts := ?)"
+    source = (f"""SELECT entity_id, fiscal_period, period_start, period_end, value, unit, accepted_at, filing_id, form
+                  FROM {table} WHERE value IS NOT NULL""" if period != "year" else
+              """SELECT entity_id, 'FY' || fiscal_year AS fiscal_period, period_start, period_end, value, unit,
+                     accepted_at, filing_id, form
+                 FROM fiscal_facts(?::TIMESTAMP, concepts := ?)
+                 WHERE value IS NOT NULL AND (kind = 'year' AND fiscal_period = 'FY' || fiscal_year
+                       OR kind = 'instant' AND fiscal_period = fiscal_year || 'Q4')""")
+    present = {c for (c,) in db.all("SELECT DISTINCT concept FROM reports WHERE list_contains(?, entity_id) "
+                                    "AND list_contains(?, concept)", [entity_ids, [c for m in metrics
+                                                                                    for c in m.concepts]])}
+    frames = []
+    for no, m in enumerate(metrics, 1):
+        if present.isdisjoint(m.concepts):  # (a query per metric: skip those none of the entities report)
+            continue
+        frame = db.sql(f"""
+            WITH f AS ({source}), c AS (SELECT * FROM reporting_currencies() WHERE list_contains(?, entity_id))
+            SELECT f.*, ? AS item FROM f LEFT JOIN c USING (entity_id)
+            WHERE list_contains(?, f.entity_id)
+            QUALIFY row_number() OVER (PARTITION BY f.entity_id, f.fiscal_period, f.period_end
+                ORDER BY split_part(f.unit, '/', 1) IS DISTINCT FROM c.currency, f.unit <> 'USD', f.unit) = 1""",
+            [moment, list(m.concepts), entity_ids, no, entity_ids])
+        frames.append(frame)
+    long = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    if long.empty:
+        return long
+    firsts = db.sql("""SELECT entity_id, period_end, min(first_accepted_at) AS datekey FROM entity_periods
+        WHERE list_contains(?, entity_id) AND (?::TIMESTAMP IS NULL OR first_accepted_at <= ?::TIMESTAMP)
+        GROUP BY ALL""", [entity_ids, moment, moment])
+    return long.merge(firsts, on=["entity_id", "period_end"], how="left")
+
+
+def _rows(db: Db, long: pd.DataFrame, metrics: list[Metric], dim: str, moment: Any) -> pd.DataFrame:
+    """One row per entity and period: its datekey, calendardate, filing, unit and a column per metric (a value
+    only in the unit its kind takes in the row: the row's currency, shares or that currency per share)."""
+    columns = ["entity_id", "fiscal_period", "period_end", "datekey", "lastupdated", "accession", "form", "unit"]
+    if long.empty:
+        return pd.DataFrame(columns=[*columns, "dimension", "calendardate", "reportperiod",
+                                     *[m.name for m in metrics]])
+    long = long.copy()
+    long["metric"] = [metrics[int(i) - 1].name for i in long["item"]]
+    currency = dict(db.all("SELECT entity_id, currency FROM reporting_currencies() WHERE list_contains(?, entity_id)",
+                           [list(long["entity_id"].unique())]))
+    long["currency"] = long["entity_id"].map(currency)
+    kinds = {m.name: m.kind for m in metrics}
+    wanted = np.select([long["metric"].map(kinds) == "money", long["metric"].map(kinds) == "per_share"],
+                       [long["currency"], long["currency"] + "/shares"], "shares")
+    long = long[(long["unit"] == wanted) | (long["metric"].map(kinds) == "ratio")]
+    grouped = long.groupby(KEYS)
+    rows = grouped.agg(datekey=("datekey", "min"), first=("accepted_at", "min"), lastupdated=("accepted_at", "max"),
+                       unit=("currency", "first")).reset_index()
+    # a period no duration ends on (a balance only): first known with the first of its values
+    rows["datekey"] = rows["datekey"].fillna(rows.pop("first"))
+    at_key = long[long["accepted_at"] == long.groupby(KEYS)["accepted_at"].transform("min")]
+    filing = at_key.groupby(KEYS)[["filing_id", "form"]].first().rename(columns={"filing_id": "accession"})
+    values = long.pivot_table(index=KEYS, columns="metric", values="value", aggfunc="first")
+    rows = rows.join(filing, on=KEYS).join(values, on=KEYS)
+    if dim.startswith("AR"):
+        rows["lastupdated"] = rows["datekey"]
+    for m in metrics:
+        if m.name not in rows.columns:
+            rows[m.name] = np.nan
+    rows["dimension"] = dim
+    rows["reportperiod"] = pd.to_datetime(rows["period_end"])
+    rows["calendardate"] = _calendar_date(rows["reportperiod"])
+    return rows.sort_values(["entity_id", "period_end"]).reset_index(drop=True)
+
+
+def _calendar_date(ends: pd.Series) -> pd.Series:
+    """The calendar quarter end nearest each period end (SF1's calendardate; half-way goes to the earlier)."""
+    before = ends.dt.to_period("Q").dt.start_time - pd.Timedelta(days=1)
+    after = ends.dt.to_period("Q").dt.end_time.dt.normalize()
+    return after.where((after - ends) < (ends - before), before).dt.date
+
+
+def _derive(rows: pd.DataFrame, m: Metric) -> pd.Series:
+    """A derived metric per row, from the row's own figures (an average balance: with the row of the period
+    before, where the rows hold it)."""
+    a, op, b = operands(m)
+    x, y = _term(rows, a), _term(rows, b)
+    if op == "/":
+        value = x / y.where(y != 0)
+        return value * 100 if m.kind == "ratio" else value
+    return x - y if op == "-" else x + y if op == "+" else x * y
+
+
+def _term(rows: pd.DataFrame, term: str) -> pd.Series:
+    """A formula term's column: a metric's (derived first if it must be), or avg(metric) over this row and the
+    row of the period before."""
+    name = term_metric(term)
+    if name not in rows.columns:
+        rows[name] = _derive(rows, vocabulary.named(name))
+    if not AVG.match(term):
+        return rows[name]
+    keyed = rows.set_index(["entity_id", "fiscal_period"])[name]
+    keyed = keyed[~keyed.index.duplicated()]
+    before = [keyed.get((e, period_before(p)), np.nan) for e, p in zip(rows["entity_id"], rows["fiscal_period"],
+                                                                 strict=True)]
+    return (rows[name] + pd.Series(before, index=rows.index, dtype="float64")) / 2

@@ -1,0 +1,154 @@
+"""The metrics table (factstore/vocabulary.py, data/metrics.csv) and metrics on every surface (factstore/metrics.py,
+resolve.concepts, facts(), the SQL macros' inputs), on the real companies."""
+
+from __future__ import annotations
+
+import csv
+import re
+
+import pandas as pd
+import pytest
+
+from factstore import facts, vocabulary
+from factstore.errors import FactstoreError, NotFound
+from factstore.resources import data_file
+
+ROWS = list(csv.DictReader(data_file("metrics.csv").open(encoding="utf-8")))
+SECOND = pd.Timedelta(seconds=1)
+
+
+def test_the_table_is_well_formed():
+    names = [r["metric"] for r in ROWS]
+    assert len(names) == len(set(names)) and all(re.fullmatch(r"[a-z][a-z0-9_]*", n) for n in names)
+    codes = [a.strip().lower() for r in ROWS for a in r.get("aliases", "").split(";") if a.strip()]
+    assert len(codes) == len(set(codes)) and not set(codes) & (set(names) - set(codes)), "an alias names two metrics"
+    for r in ROWS:
+        assert r["kind"] in vocabulary.KINDS, r["metric"]
+        assert all(re.fullmatch(r"[a-z-]+:\w+", c.strip()) for c in r["concepts"].split(";") if c.strip()), r
+        assert r["concepts"].strip() or r["formula"].strip(), f"{r['metric']}: neither concepts nor formula"
+        for term in re.findall(r"(?:avg\()?(\w+)\)?", r["formula"]):
+            assert term in names or term == "avg", f"{r['metric']}: formula term {term!r} is no metric"
+
+
+def test_names_and_aliases_find_their_metric():
+    assert vocabulary.find("Net income").name == vocabulary.find("NET_INCOME").name == "net_income"
+    assert vocabulary.find("netinc").name == "net_income" and vocabulary.find("ncfo").name == "operating_cash_flow"
+    assert vocabulary.find("depamor").name == "depreciation_amortization"
+    assert vocabulary.find("sbcomp").name == "stock_based_compensation"
+    assert vocabulary.find("revenues?") is None
+    with pytest.raises(ValueError, match="did you mean net_income"):
+        vocabulary.named("net_incme")
+
+
+def test_a_metric_name_is_its_concepts_and_a_concept_name_is_the_concept(eight_companies):
+    s = eight_companies
+    revenue = list(vocabulary.find("revenue").concepts)
+    assert s.resolve_concepts("revenue") == revenue  # not ifrs-full:Revenue, the IFRS name of one spelling
+    assert s.resolve_concepts("Revenues") == ["us-gaap:Revenues"]
+    assert s.resolve_concepts("Revenue") == ["ifrs-full:Revenue"]  # a capital letter: a concept name
+    with pytest.raises(NotFound, match="derived"):
+        s.resolve_concepts("free_cash_flow")
+    with pytest.raises(NotFound, match="unknown concept or metric"):
+        s.resolve_concepts("revenu")
+
+
+@pytest.mark.parametrize(("ticker", "metric", "period"), [
+    ("AAPL", "revenue", "FY2024"), ("AAPL", "net income", "FY2024"), ("AAPL", "netinc", "2024Q4"),
+    ("NVDA", "eps", "FY2025"), ("0001046179", "equity", "FY2024"), ("0001997711", "revenue", "FY2024")])
+def test_a_metric_is_the_first_of_its_concepts_reported_for_the_period(eight_companies, ticker, metric, period):
+    s = eight_companies
+    got = s.fact(ticker, metric, period=period, strict=True)
+    concepts = list(vocabulary.find(metric).concepts)
+    known = set(s.sql("SELECT concept FROM concepts")["concept"])
+    reported = [c for c in concepts if c in known and s.fact(ticker, c, period=period) is not None]
+    first = s.fact(ticker, reported[0], period=period)
+    assert (got.value, got.unit, got.concept, got.accepted_at) == (first.value, first.unit, first.concept,
+                                                                   first.accepted_at)
+    before = s.fact(ticker, metric, period=period, as_of=got.accepted_at - SECOND)
+    assert before is None or before.accepted_at < got.accepted_at  # never a filing accepted after as_of
+
+
+def test_a_derived_metric_carries_its_formula_and_parts(eight_companies):
+    s = eight_companies
+    fcf = s.fact("AAPL", "free_cash_flow", period="FY2024", strict=True)
+    ocf = s.fact("AAPL", "operating_cash_flow", period="FY2024")
+    capex = s.fact("AAPL", "capex", period="FY2024")
+    assert fcf.value == ocf.value - capex.value and fcf.unit == "USD" and fcf.derived
+    assert fcf.formula == "operating_cash_flow - capex" and {p["concept"] for p in fcf.parts} == {ocf.concept,
+                                                                                                  capex.concept}
+    assert fcf.accepted_at == max(pd.Timestamp(p["accepted_at"]) for p in fcf.parts)
+    assert s.fact("AAPL", "free_cash_flow", period="FY2024", as_of=fcf.accepted_at - SECOND) is None or \
+        s.fact("AAPL", "free_cash_flow", period="FY2024", as_of=fcf.accepted_at - SECOND).value != fcf.value
+    margin = s.fact("AAPL", "gross_margin", period="FY2024")
+    gross, revenue = s.fact("AAPL", "gross_profit", period="FY2024"), s.fact("AAPL", "revenue", period="FY2024")
+    assert margin.unit == "%" and margin.value == pytest.approx(gross.value / revenue.value * 100)
+
+
+def test_a_return_on_average_balances(eight_companies):
+    s = eight_companies
+    roe = s.fact("AAPL", "roe", period="FY2024", strict=True)
+    income = s.fact("AAPL", "net_income", period="FY2024").value
+    equity = [s.fact("AAPL", "equity", period=p).value for p in ("FY2023", "FY2024")]
+    assert roe.unit == "%" and roe.value == pytest.approx(income / (sum(equity) / 2) * 100)
+    assert "avg(equity" in roe.formula
+
+
+def test_a_per_share_quotient_is_no_percentage(eight_companies):
+    s = eight_companies
+    bvps = s.fact("AAPL", "book_value_per_share", period="FY2024", strict=True)
+    parts = vocabulary.find("book_value_per_share").formula.split(" / ")
+    a, b = (s.fact("AAPL", m.strip(), period="FY2024").value for m in parts)
+    assert bvps.value == pytest.approx(a / b) and bvps.unit == "USD/shares"
+
+
+def test_facts_speaks_as_fact_does_and_says_why_a_value_is_missing(eight_companies):
+    s = eight_companies
+    fy = s.fact("AAPL", "revenue", period="FY2024")
+    first = s.fact("AAPL", "revenue", period="FY2024", mode="first").accepted_at
+    q4 = s.fact("AAPL", "revenue", period="2024Q4")
+    twd = s.fact("0001046179", "equity", period="FY2024")
+    now = pd.Timestamp("2030-01-01")
+    rows = [("Apple", "revenue", fy.start, fy.end, fy.accepted_at, "ok"),
+            ("AAPL", "revenue", fy.start, fy.end, first - SECOND, "not yet known at as_of"),
+            ("AAPL", "revenue", q4.start, q4.end, now, "ok"),  # derived: FY - 9M
+            ("ZZZZ", "revenue", fy.start, fy.end, now, "not in the store"),
+            ("AAPL", "revenu", fy.start, fy.end, now, "unknown metric"),
+            ("AAPL", "Revenues", fy.start, fy.end, now, "not reported"),
+            ("AAPL", "free_cash_flow", fy.start, fy.end, now, "not derivable"),
+            ("0001046179", "equity", None, twd.end, now, "ok")]
+    q = pd.DataFrame(rows, columns=["entity", "concept", "period_start", "period_end", "as_of", "want"])
+    got = s.facts(q.drop(columns="want"))
+    assert got["status"].tolist() == q["want"].tolist() and set(facts.STATUSES) == set(q["want"])
+    assert got["value"].tolist()[0] == fy.value and got["value"].tolist()[2] == q4.value
+    assert got["unit"].tolist()[7] == "TWD" == twd.unit and got["value"].tolist()[7] == twd.value
+    assert got["tag"].tolist()[0] == fy.concept and got["accepted_at"].tolist()[0] == fy.accepted_at.tz_localize(None)
+    assert got.loc[got["status"] != "ok", "value"].isna().all()
+
+
+def test_the_macros_take_tickers_names_and_dates_as_text_and_refuse_what_they_cannot_read(eight_companies):
+    s = eight_companies
+    sql = ("SELECT fiscal_period, value FROM quarters_asof({}, concepts := ['us-gaap:Revenues'], entity := {}) "
+           "ORDER BY 1")
+    want = s.sql(sql.format("TIMESTAMP '2024-06-30'", "'0001045810'"))
+    assert len(want) > 4
+    for moment, entity in (("'2024-06-30'", "'NVDA'"), ("'2024-06-30'", "'nvda'"), ("'2024-06-30'", "'1045810'")):
+        pd.testing.assert_frame_equal(s.sql(sql.format(moment, entity)), want)
+    with pytest.raises(FactstoreError, match="unknown entity 'ZZZZ'"):
+        s.sql(sql.format("NULL", "'ZZZZ'"))
+    with pytest.raises(FactstoreError, match="'NVDA' is no entity_id; entity_key"):  # a point lookup takes the id
+        s.sql("SELECT * FROM fact_asof('NVDA', ['us-gaap:Revenues'], NULL, DATE '2024-01-28')")
+    point = "SELECT value FROM fact_asof({}, ['us-gaap:NetIncomeLoss'], DATE '2023-01-30', DATE '2024-01-28')"
+    want = s.fact("NVDA", "us-gaap:NetIncomeLoss", start="2023-01-30", end="2024-01-28").value
+    assert s.sql(point.format("entity_key('nvda')"))["value"].tolist() == [want]
+    with pytest.raises(FactstoreError, match="give it qualified, as us-gaap:Revenues"):  # nor a bare name
+        s.sql("SELECT * FROM fact_asof('0001045810', ['Revenues'], NULL, DATE '2024-01-28')")
+    # the table macros read names and metrics as the API does: concept_keys is resolve_concepts
+    for names in (["revenue"], ["Revenues"], ["Revenue"], ["net income", "us-gaap:Assets"], ["netinc"],
+                  ["Revenues", "revenue"], ["eps_diluted"], ["capex"], ["ASSETS"]):
+        assert s.sql("SELECT concept_keys(?) AS k", [names])["k"][0].tolist() == s.resolve_concepts(names), names
+    by_metric = s.sql(sql.format("'2024-06-30'", "'NVDA'").replace("['us-gaap:Revenues']", "['revenue']"))
+    by_tags = s.sql(sql.format("'2024-06-30'", "'NVDA'").replace("['us-gaap:Revenues']",
+                                                                 str(s.resolve_concepts("revenue"))))
+    pd.testing.assert_frame_equal(by_metric, by_tags)
+    with pytest.raises(FactstoreError, match="unknown concept or metric 'revenu'"):
+        s.sql("SELECT * FROM facts_asof(NULL, concepts := ['revenu'], entity := 'NVDA')")
