@@ -77,7 +77,7 @@ def fact(db: Db, entity: str | int, concept: str | list[str], *, start: Any = No
         wanted = label.label
     elif end is not None:
         s, e = _day(start, "start"), _day(end, "end")
-        found = db.rows("SELECT * FROM fact_asof(?, ?, ?, ?, as_of := ?, mode := ?)",
+        found = db.rows("SELECT * FROM fact_lookup(?, ?, ?, ?, as_of := ?, mode := ?)",
                            [entity_id, concepts, s, e, ts, mode])
         rows = [r for r in found if r["value"] is not None]
         if not rows and any(r["derivable"] for r in found):
@@ -116,7 +116,7 @@ def _pick(db: Db, rows: list[dict[str, Any]], entity_id: str, concepts: list[str
     if len({v["unit"] for v in valued}) > 1:
         warnings.append("also reported in " + ", ".join(sorted({v["unit"] for v in valued[1:]})))
     own = {k: r[k] for k in ("concept", "period_start", "period_end", "value", "filing_id", "form", "accepted_at")}
-    # an exact lookup (fact_asof) comes with the report that first gave its value; other rows' parts are looked up
+    # an exact lookup (fact_lookup) comes with the report that first gave its value; other rows' parts are looked up
     parts = ([_with_first(own, r["first"])] if "first" in r
              else _first_filings(db, r.get("parts") or [own], r["unit"], concepts, entity_id))
     newest = max(parts, key=lambda p: p["first_accepted_at"])
@@ -227,7 +227,7 @@ def facts(db: Db, questions: pd.DataFrame, *, as_of: Any = None, mode: str = "as
     missing = [i for i in out.index if status[i] == ""]
     later = set(_lookup(db, sub[sub["q"].isin(missing)], "latest")["q"]) if missing and mode == "as_of" else set()
     for i in missing:
-        # a quarter not reported as such may be derived from year-to-date figures (only quarters: fact_asof's rule)
+        # a quarter not reported as such may be derived from year-to-date figures (only quarters: fact_lookup's rule)
         quarter = pd.notna(starts[i]) and 80 <= (ends[i] - starts[i]).days + 1 <= 105
         derived = fact(db, entity_ids[out["entity"][i]], concepts[out["concept"][i]], start=starts[i], end=ends[i],
                        as_of=moments[i] if pd.notna(moments[i]) else None, mode=mode) if quarter else None

@@ -373,11 +373,11 @@ WITH wanted AS (
 SELECT * FROM found WHERE first IS NOT NULL;
 
 -- One fact of an entity (its entity_id) for exact dates (fact_start NULL for an instant), one row per unit: the value
--- known at as_of (or as first reported, or newest) under the first of `concepts` that has one then, with its filing
--- and `first`, the report that first gave it that value (first_report). The single lookup behind store.fact.
--- `derivable`: a quarter not known as such whose year-to-date or annual figure ending on fact_end is (quarters_asof
--- may derive it).
-CREATE OR REPLACE MACRO fact_asof(entity, concepts, fact_start, fact_end, as_of := NULL, mode := 'as_of') AS TABLE
+-- known at as_of (or as first reported, or newest) under the first of `concepts` (qualified) that has one then, with
+-- its filing and `first`, the report that first gave it that value (first_report). The single lookup behind
+-- store.fact, which passes keys it has resolved (as constants the filter is fast). `derivable`: a quarter not known
+-- as such whose year-to-date or annual figure ending on fact_end is (quarters_asof may derive it).
+CREATE OR REPLACE MACRO fact_lookup(entity, concepts, fact_start, fact_end, as_of := NULL, mode := 'as_of') AS TABLE
 SELECT v.concept AS concept, unit, fact_start::DATE AS period_start, fact_end::DATE AS period_end, v.value AS value,
     v.filing_id AS filing_id, v.form AS form, v.accepted_at AS accepted_at, first_report(reports, v) AS first,
     v IS NULL AND derivable AS derivable
@@ -393,15 +393,20 @@ FROM (SELECT unit,
                 period_start IS NOT DISTINCT FROM fact_start AS exact,
                 as_of IS NULL OR mode = 'latest' OR accepted_at <= as_of::TIMESTAMP AS known
             FROM reports
-            WHERE entity_id = entity AND list_contains(qualified_concepts(concepts), concept) AND period_end = fact_end
+            WHERE entity_id = entity AND list_contains(concepts, concept) AND period_end = fact_end
               AND (period_start IS NOT DISTINCT FROM fact_start OR period_start < fact_start))
       GROUP BY unit)
-WHERE v IS NOT NULL OR derivable
--- (the entity as an entity_id, compared as a constant: a lookup by ticker would scan; entity_key gives the id)
+WHERE v IS NOT NULL OR derivable;
+
+-- fact_lookup for analysts: an entity or a concept that is no key is an error, never an empty answer
+-- (entity_key('nvda') gives the entity_id; store.resolve_concepts a metric's concepts).
+CREATE OR REPLACE MACRO fact_asof(entity, concepts, fact_start, fact_end, as_of := NULL, mode := 'as_of') AS TABLE
+SELECT * FROM fact_lookup(entity, qualified_concepts(concepts), fact_start, fact_end, as_of := as_of, mode := mode)
 UNION ALL
 SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 WHERE CASE WHEN EXISTS (SELECT 1 FROM entities WHERE entity_id = entity) THEN false
            ELSE error('fact_asof: ''' || entity || ''' is no entity_id; entity_key(''' || entity || ''') gives it') END;
+
 
 -- The currency each entity reports in: the ISO currency unit most of its monetary facts are given in (a foreign
 -- filer's USD convenience translations cover only some lines of some years; a tie goes to the first by name).
