@@ -17,6 +17,7 @@ import pyarrow as pa
 
 from factstore import resolve, vocabulary
 from factstore.facts import check_mode
+from factstore.metrics import combine, combined_unit, operands
 from factstore.periods import PERIODS
 from factstore.timing import as_of_timestamp
 
@@ -47,7 +48,7 @@ def panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: 
     out, and `attrs['left_out']` says how many. wide=True gives one row per date and ticker with a value column
     per concept, its `<concept>_period_end` (and `<concept>_ttm`). With dims, the concepts' facts of those
     dimensions (e.g. {'ProductOrService': 'IPhone'}) instead of the totals."""
-    long = _aged(_run(db, tickers, concepts, dates, ttm, mode, lambda rel: rel.df(), dims, period), max_age)
+    long = _aged(_run(db, tickers, concepts, dates, ttm, mode, _frame, dims, period), max_age)
     if not wide:
         return long
     out = _wide(long, ttm)
@@ -58,8 +59,10 @@ def panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: 
 def panel_arrow(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
                 ttm: bool = False, mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None,
                 period: str = "quarter", max_age: int | None = None) -> pa.Table:
-    """`panel` as an Arrow table (long form fetched from DuckDB as Arrow; dates as date32)."""
-    if wide or max_age is not None:
+    """`panel` as an Arrow table (long form fetched from DuckDB as Arrow; dates as date32; with a derived metric,
+    from the DataFrame)."""
+    concepts = [concepts] if isinstance(concepts, str) else list(concepts)
+    if wide or max_age is not None or any(isinstance(c, str) and _formula_only(c) for c in concepts):
         return pa.Table.from_pandas(panel(db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide,
                                           dims=dims, period=period, max_age=max_age), preserve_index=False)
     return _run(db, tickers, concepts, dates, ttm, mode, lambda rel: rel.to_arrow_table(), dims, period)
@@ -92,9 +95,14 @@ def _run(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: I
          ttm: bool, mode: str, fetch: Callable[[duckdb.DuckDBPyRelation], T], dims: dict[str, str] | None,
          period: str) -> T:
     """Resolve the names, register the dates and fetch the panel query's result with `fetch`."""
-    params, moments = inputs(db, tickers, concepts, dates, mode, dims, period)
+    params, moments, shape = inputs(db, tickers, concepts, dates, mode, dims, period)
     with db.frame(pd.DataFrame({"date": pd.Series(moments, dtype="datetime64[us]")})) as dates_view:
-        return fetch(db.relation(_query(ttm, dates_view, len(params["entities"])), params))
+        out = fetch(db.relation(_query(ttm, dates_view, len(params["entities"])), params))
+    return _with_derived(out, shape, ttm) if shape["derived"] else out
+
+
+def _frame(rel: duckdb.DuckDBPyRelation) -> pd.DataFrame:
+    return rel.df()
 
 
 def inputs(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any],
@@ -118,14 +126,75 @@ def inputs(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates:
         if not items:
             raise ValueError(f"panel: give at least one of {what}")
     entity_ids = resolve.entities(db, given)
-    keys = [resolve.dimension_keys(db, entity_ids, _qualified(db, n), dims) for n in names]
+    derived = {n: m for n in names if (m := _formula_only(n)) is not None}
+    asked = [n for n in names if n not in derived]
+    queried = list(dict.fromkeys([*asked, *(leaf for m in derived.values() for leaf in _leaves(m))]))
+    keys = [resolve.dimension_keys(db, entity_ids, _qualified(db, n), dims) for n in queried]
     params = {
         "entity_ids": entity_ids, "entities": list(dict.fromkeys(entity_ids)), "tickers": given,
-        "t_no": list(range(len(given))), "names": names, "c_no": list(range(1, len(names) + 1)),
+        "t_no": list(range(len(given))), "names": queried, "c_no": list(range(1, len(queried) + 1)),
         "concepts": [c for k in keys for c in k], "items": [no for no, k in enumerate(keys, 1) for _ in k],
         "mode": mode, "period": period,
     }
-    return params, moments
+    return params, moments, {"asked": names, "derived": derived}
+
+
+def _formula_only(name: str) -> vocabulary.Metric | None:
+    """The metric a lower-case name names when it has a formula and no concepts (derived in the panel)."""
+    m = vocabulary.find(name) if name == name.lower() else None
+    if m is None or m.concepts or not m.formula:
+        return None
+    if "avg(" in m.formula:
+        raise ValueError(f"panel: {m.name} ({m.formula}) needs the period before the newest; fundamentals() has it")
+    return m
+
+
+def _leaves(m: vocabulary.Metric) -> list[str]:
+    """The reported metrics a derived one rests on, depth first."""
+    out = []
+    for term in operands(m)[::2]:
+        t = vocabulary.named(term)
+        out += _leaves(t) if t.formula and not t.concepts else [t.name]
+    return out
+
+
+def _with_derived(long: pd.DataFrame, shape: dict[str, Any], ttm: bool) -> pd.DataFrame:
+    """The long frame with each derived metric's cells (its terms' newest periods, where they are the same
+    period: else none) in place of the reported metrics only asked for them, in the order asked."""
+    if not shape["derived"]:
+        return long
+    keyed = {n: g.set_index(["date", "ticker"]) for n, g in long.groupby("concept", sort=False)}
+    order = pd.MultiIndex.from_frame(long[["date", "ticker"]].drop_duplicates())
+
+    def cells(m: vocabulary.Metric) -> pd.DataFrame:
+        a, op, b = (x if i == 1 else (cells(vocabulary.named(x)) if x not in keyed else keyed[x].reindex(order))
+                    for i, x in enumerate(operands(m)))
+        same = (a["period_end"] == b["period_end"]) & (a["fiscal_period"] == b["fiscal_period"])
+        units = [combined_unit(m, op, u, v) if isinstance(u, str) and isinstance(v, str) else None
+                 for u, v in zip(a["unit"], b["unit"], strict=True)]
+        later = b["accepted_at"] > a["accepted_at"]
+        out = a.copy()
+        out["value"] = combine(m, op, a["value"], b["value"]).where(same & pd.Series(units, index=a.index).notna())
+        out["unit"], out["tag"], out["derived"] = units, m.formula, True
+        for column in ("accepted_at", "filing_id", "form"):
+            out[column] = b[column].where(later, a[column])
+        if ttm:
+            out["ttm"] = float("nan")
+        blank = out["value"].isna()
+        out.loc[blank, ["unit", "fiscal_period", "period_start", "period_end", "age_days", "accepted_at",
+                        "filing_id", "form"]] = None
+        return out
+
+    frames = [keyed[n].reindex(order) if n not in shape["derived"] else cells(shape["derived"][n])
+              for n in shape["asked"]]
+    out = pd.concat([f.assign(concept=n) for n, f in zip(shape["asked"], frames, strict=True)])
+    position = {n: i for i, n in enumerate(shape["asked"])}
+    out = out.reset_index().assign(_c=lambda f: f["concept"].map(position))
+    out = out.sort_values(["date", "_c"], kind="stable")
+    rows = {key: i for i, key in enumerate(order)}
+    out["_r"] = [rows[(d, t)] for d, t in zip(out["date"], out["ticker"], strict=True)]
+    out = out.sort_values(["_r", "_c"], kind="stable").drop(columns=["_c", "_r"])
+    return out[list(long.columns)].reset_index(drop=True)
 
 
 def _qualified(db: Db, name: str) -> list[str]:

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from factstore import resolve, vocabulary
-from factstore.metrics import AVG, operands, term_metric
+from factstore.metrics import AVG, combine, operands, term_metric
 from factstore.periods import DIMENSIONS, period_before
 from factstore.timing import as_of_timestamp
 from factstore.vocabulary import Metric
@@ -183,11 +183,7 @@ def _derive(rows: pd.DataFrame, m: Metric) -> pd.Series:
     """A derived metric per row, from the row's own figures (an average balance: with the row of the period
     before, where the rows hold it)."""
     a, op, b = operands(m)
-    x, y = _term(rows, a), _term(rows, b)
-    if op == "/":
-        value = x / y.where(y != 0)
-        return value * 100 if m.kind == "ratio" else value
-    return x - y if op == "-" else x + y if op == "+" else x * y
+    return combine(m, op, _term(rows, a), _term(rows, b))
 
 
 def _term(rows: pd.DataFrame, term: str) -> pd.Series:

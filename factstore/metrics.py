@@ -237,25 +237,37 @@ def _derived(db: Db, entity_id: str, metric: Metric, period: str, moment: dateti
     a_term, op, b_term = operands(metric)
     a = _operand(db, entity_id, a_term, period, moment)
     b = _operand(db, entity_id, b_term, period, moment)
-    percent = op == "/" and metric.kind == "ratio"
-    if op == "/":
-        if b.value == 0:
-            raise NotFound(f"{metric.name} {period}: {b.metric.name} is zero")
-        value = a.value / b.value * (100 if percent else 1)
-        unit = "%" if percent else a.unit if b.unit in ("pure", "%") else f"{a.unit}/{b.unit.split('/')[0]}"
-    elif op == "*":
-        value = a.value * b.value
-        unit = (a.unit.removesuffix(f"/{b.unit}") if a.unit.endswith(f"/{b.unit}")
-                else b.unit.removesuffix(f"/{a.unit}") if b.unit.endswith(f"/{a.unit}") else f"{a.unit}*{b.unit}")
-    elif a.unit != b.unit:
+    if op == "/" and b.value == 0:
+        raise NotFound(f"{metric.name} {period}: {b.metric.name} is zero")
+    unit = combined_unit(metric, op, a.unit, b.unit)
+    if unit is None:
         raise NotFound(f"{metric.name} {period}: {a.metric.name} is in {a.unit}, {b.metric.name} in {b.unit}")
-    else:
-        value, unit = (a.value - b.value if op == "-" else a.value + b.value), a.unit
+    value = combine(metric, op, a.value, b.value)
+    percent = op == "/" and metric.kind == "ratio"
     formula = f"{_term(a)} {op} {_term(b)}" + (" × 100" if percent else "")
     notes = tuple(dict.fromkeys(n for f in (a, b) for n in f.notes))
     end = max(a.end, b.end)
     start = a.start if a.start is not None and a.end == end else b.start if b.end == end else None
     return Figure(metric, value, unit, period, start, end, a.parts + b.parts, formula=formula, notes=notes)
+
+
+def combine(metric: Metric, op: str, a: Any, b: Any) -> Any:
+    """A formula's value from its two terms' values (numbers, or Series of them): a ratio's quotient in percent, a
+    division by zero NaN."""
+    if op == "/":
+        b = b.where(b != 0) if isinstance(b, pd.Series) else b if b != 0 else float("nan")
+        return a / b * (100 if metric.kind == "ratio" else 1)
+    return a - b if op == "-" else a + b if op == "+" else a * b
+
+
+def combined_unit(metric: Metric, op: str, a: str, b: str) -> str | None:
+    """The unit of a formula's value from its terms' units; None where they do not combine (a sum of two units)."""
+    if op == "/":
+        return "%" if metric.kind == "ratio" else a if b in ("pure", "%") else f"{a}/{b.split('/')[0]}"
+    if op == "*":
+        return (a.removesuffix(f"/{b}") if a.endswith(f"/{b}") else b.removesuffix(f"/{a}") if b.endswith(f"/{a}")
+                else f"{a}*{b}")
+    return a if a == b else None
 
 
 def _term(f: Figure) -> str:

@@ -305,7 +305,7 @@ MUTANTS: list[Mutant] = [
     Mutant("an average balance is their sum", "factstore/metrics.py",
            "(now.value + then.value) / 2", "(now.value + then.value)", ("tests/test_metrics.py",)),
     Mutant("a per-share quotient as a percentage", "factstore/metrics.py",
-           'percent = op == "/" and metric.kind == "ratio"', 'percent = op == "/"', ("tests/test_metrics.py",)),
+           'return a / b * (100 if metric.kind == "ratio" else 1)', "return a / b * 100", ("tests/test_metrics.py",)),
     Mutant("a macro's entity by its case", "sql/macros.sql",
            "(SELECT entity_id FROM entity_aliases WHERE alias = upper(x::VARCHAR)) IS NOT NULL",
            "(SELECT entity_id FROM entity_aliases WHERE alias = x::VARCHAR) IS NOT NULL", ("tests/test_metrics.py",)),
@@ -326,6 +326,9 @@ MUTANTS: list[Mutant] = [
     Mutant("a macro reads a capitalized name as a metric", "sql/macros.sql",
            "        WHERE n.c = lower(n.c) AND NOT contains(n.c, ':')", "        WHERE NOT contains(n.c, ':')",
            ("tests/test_metrics.py",)),
+    Mutant("a derived panel cell over two periods", "factstore/feed.py",
+           'same = (a["period_end"] == b["period_end"]) & (a["fiscal_period"] == b["fiscal_period"])',
+           'same = a["period_end"].notna()', ("tests/test_feed.py",)),
     # --- FSDS: times, periods, dimensions (sql/fsds.sql, factstore/loaders/fsds.py, the store's write)
     Mutant("FSDS acceptance read as UTC, not New York time", "sql/fsds.sql",
            "AT TIME ZONE 'America/New_York')", "AT TIME ZONE 'UTC')", (FSDS,)),

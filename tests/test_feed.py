@@ -318,3 +318,24 @@ def test_a_ttm_panel_and_max_age(eight_companies):
         s.panel(["AAPL"], [["Revenues", "SalesRevenueNet"]], ["2020-01-31"])
     with pytest.raises(ValueError, match="period 'month'"):
         s.panel(["AAPL"], ["revenue"], ["2020-01-31"], period="month")
+
+
+@pytest.mark.parametrize("period", ["quarter", "year"])
+def test_a_derived_metric_cell_is_its_formula_over_its_terms_cells(eight_companies, period):
+    s = eight_companies
+    args = (["AAPL", "NVDA", "0001318605", "0001046179"], pd.date_range("2016-03-31", "2026-03-31", freq="QE"))
+    p = s.panel(args[0], ["free_cash_flow", "revenue", "gross_margin"], args[1], period=period)
+    terms = s.panel(args[0], ["operating_cash_flow", "capex"], args[1], period=period).set_index(
+        ["date", "ticker", "concept"])
+    assert list(dict.fromkeys(p["concept"])) == ["free_cash_flow", "revenue", "gross_margin"]  # terms not shown
+    fcf = p[(p["concept"] == "free_cash_flow") & p["value"].notna()]
+    assert len(fcf) > 40 and (fcf["tag"] == "operating_cash_flow - capex").all() and fcf["derived"].all()
+    for c in fcf.itertuples():
+        ocf, capex = terms.loc[(c.date, c.ticker, "operating_cash_flow")], terms.loc[(c.date, c.ticker, "capex")]
+        assert c.value == ocf["value"] - capex["value"] and c.period_end == ocf["period_end"] == capex["period_end"]
+        assert c.accepted_at == max(ocf["accepted_at"], capex["accepted_at"]) < c.date
+    for c in p[p["value"].notna() & p["derived"]].sample(25, random_state=2).itertuples():
+        f = s.fact(c.ticker, c.concept, period=c.fiscal_period, as_of=c.date - pd.Timedelta(seconds=1))
+        assert (f.value, f.unit) == pytest.approx((c.value, c.unit)), c
+    with pytest.raises(ValueError, match="needs the period before the newest"):
+        s.panel(["AAPL"], ["roe"], ["2025-06-30"])
