@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from factstore import resolve, vocabulary
 from factstore.facts import check_mode
-from factstore.metrics import combine, combined_unit, operands
+from factstore.metrics import combine, combined_unit, operands, reported_terms
 from factstore.periods import PERIODS
 from factstore.timing import as_of_timestamp
 
@@ -98,7 +98,7 @@ def _run(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: I
     params, moments, shape = inputs(db, tickers, concepts, dates, mode, dims, period)
     with db.frame(pd.DataFrame({"date": pd.Series(moments, dtype="datetime64[us]")})) as dates_view:
         out = fetch(db.relation(_query(ttm, dates_view, len(params["entities"])), params))
-    return _with_derived(out, shape, ttm) if shape["derived"] else out
+    return _with_derived(out, shape, ttm)
 
 
 def _frame(rel: duckdb.DuckDBPyRelation) -> pd.DataFrame:
@@ -128,7 +128,7 @@ def inputs(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates:
     entity_ids = resolve.entities(db, given)
     derived = {n: m for n in names if (m := _formula_only(n)) is not None}
     asked = [n for n in names if n not in derived]
-    queried = list(dict.fromkeys([*asked, *(leaf for m in derived.values() for leaf in _leaves(m))]))
+    queried = list(dict.fromkeys([*asked, *(r.name for m in derived.values() for r in reported_terms(m))]))
     keys = [resolve.dimension_keys(db, entity_ids, _qualified(db, n), dims) for n in queried]
     params = {
         "entity_ids": entity_ids, "entities": list(dict.fromkeys(entity_ids)), "tickers": given,
@@ -141,21 +141,12 @@ def inputs(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates:
 
 def _formula_only(name: str) -> vocabulary.Metric | None:
     """The metric a lower-case name names when it has a formula and no concepts (derived in the panel)."""
-    m = vocabulary.find(name) if name == name.lower() else None
+    m = vocabulary.as_metric(name)
     if m is None or m.concepts or not m.formula:
         return None
     if "avg(" in m.formula:
         raise ValueError(f"panel: {m.name} ({m.formula}) needs the period before the newest; fundamentals() has it")
     return m
-
-
-def _leaves(m: vocabulary.Metric) -> list[str]:
-    """The reported metrics a derived one rests on, depth first."""
-    out = []
-    for term in operands(m)[::2]:
-        t = vocabulary.named(term)
-        out += _leaves(t) if t.formula and not t.concepts else [t.name]
-    return out
 
 
 def _with_derived(long: pd.DataFrame, shape: dict[str, Any], ttm: bool) -> pd.DataFrame:
@@ -200,7 +191,7 @@ def _with_derived(long: pd.DataFrame, shape: dict[str, Any], ttm: bool) -> pd.Da
 def _qualified(db: Db, name: str) -> list[str]:
     """A metric's concepts in their order, or a concept name's first qualified concept."""
     found = resolve.concepts(db, name)
-    return found if vocabulary.find(name) is not None and name == name.lower() else found[:1]
+    return found if vocabulary.as_metric(name) is not None else found[:1]
 
 
 def _wide(long: pd.DataFrame, ttm: bool) -> pd.DataFrame:

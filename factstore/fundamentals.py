@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from factstore import resolve, vocabulary
-from factstore.metrics import AVG, combine, operands, term_metric
+from factstore.metrics import AVG, combine, operands, reported_terms, term_metric
 from factstore.periods import DIMENSIONS, period_before
 from factstore.timing import as_of_timestamp
 from factstore.vocabulary import Metric
@@ -43,7 +43,7 @@ def fundamentals(db: Db, entities: Any, metrics: Any = None, *, dimension: str =
     if not given:
         raise ValueError("fundamentals: give at least one entity")
     entity_ids = resolve.entities(db, given)
-    needed = _reported(chosen)
+    needed = list({r.name: r for m in chosen for r in reported_terms(m)}.values())
     moment = as_of_timestamp(as_of)
     read = _first_reported if dim.startswith("AR") else _most_recent
     long = read(db, list(dict.fromkeys(entity_ids)), needed, PERIODS[dim[2]], moment)
@@ -54,7 +54,7 @@ def fundamentals(db: Db, entities: Any, metrics: Any = None, *, dimension: str =
         long = long[~long["entity_id"].isin(annual)]
         if dim[2] == "T":
             long = pd.concat([long, read(db, annual, needed, "year", moment)], ignore_index=True)
-    rows = _rows(db, long, needed, dim, moment)
+    rows = _rows(db, long, needed, dim)
     for m in chosen:
         if m.name not in rows.columns:
             rows[m.name] = _derive(rows, m)
@@ -63,21 +63,6 @@ def fundamentals(db: Db, entities: Any, metrics: Any = None, *, dimension: str =
     columns = ["ticker", "entity_id", "dimension", "calendardate", "datekey", "reportperiod", "fiscal_period",
                "lastupdated", "accession", "form", "unit", *[m.name for m in chosen]]
     return out.sort_values(["ticker", "reportperiod"], kind="stable")[columns].reset_index(drop=True)
-
-
-def _reported(chosen: list[Metric]) -> list[Metric]:
-    """The metrics with concepts the chosen ones rest on: themselves, and their formulas' terms, depth first."""
-    out: dict[str, Metric] = {}
-
-    def visit(m: Metric) -> None:
-        if m.concepts:
-            out.setdefault(m.name, m)
-        if m.formula and not m.concepts:
-            for term in operands(m)[::2]:
-                visit(vocabulary.named(term_metric(term)))
-    for m in chosen:
-        visit(m)
-    return list(out.values())
 
 
 def _first_reported(db: Db, entity_ids: list[str], metrics: list[Metric], period: str,
@@ -102,8 +87,8 @@ def _first_reported(db: Db, entity_ids: list[str], metrics: list[Metric], period
 
 
 def _most_recent(db: Db, entity_ids: list[str], metrics: list[Metric], period: str, moment: Any) -> pd.DataFrame:
-    """Per entity, metric and period, the newest value known at the moment (quarters_asof, trailing_quarters, or
-    fiscal_facts' years), in the reporting currency first."""
+    """Per entity, metric, period and unit, the newest value known at the moment (quarters_asof, trailing_quarters,
+    or fiscal_facts' years; _rows keeps the unit of the row's currency)."""
     table = ("trailing_quarters" if period == "ttm" else "quarters_asof") + "(?::TIMESTAMP, concepts := ?)"
     source = (f"""SELECT entity_id, fiscal_period, period_start, period_end, value, unit, accepted_at, filing_id, form
                   FROM {table} WHERE value IS NOT NULL""" if period != "year" else
@@ -119,14 +104,8 @@ def _most_recent(db: Db, entity_ids: list[str], metrics: list[Metric], period: s
     for no, m in enumerate(metrics, 1):
         if present.isdisjoint(m.concepts):  # (a query per metric: skip those none of the entities report)
             continue
-        frame = db.sql(f"""
-            WITH f AS ({source}), c AS (SELECT * FROM reporting_currencies() WHERE list_contains(?, entity_id))
-            SELECT f.*, ? AS item FROM f LEFT JOIN c USING (entity_id)
-            WHERE list_contains(?, f.entity_id)
-            QUALIFY row_number() OVER (PARTITION BY f.entity_id, f.fiscal_period, f.period_end
-                ORDER BY split_part(f.unit, '/', 1) IS DISTINCT FROM c.currency, f.unit <> 'USD', f.unit) = 1""",
-            [moment, list(m.concepts), entity_ids, no, entity_ids])
-        frames.append(frame)
+        frames.append(db.sql(f"WITH f AS ({source}) SELECT *, ? AS item FROM f WHERE list_contains(?, entity_id)",
+                             [moment, list(m.concepts), no, entity_ids]))
     long = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if long.empty:
         return long
@@ -136,7 +115,7 @@ def _most_recent(db: Db, entity_ids: list[str], metrics: list[Metric], period: s
     return long.merge(firsts, on=["entity_id", "period_end"], how="left")
 
 
-def _rows(db: Db, long: pd.DataFrame, metrics: list[Metric], dim: str, moment: Any) -> pd.DataFrame:
+def _rows(db: Db, long: pd.DataFrame, metrics: list[Metric], dim: str) -> pd.DataFrame:
     """One row per entity and period: its datekey, calendardate, filing, unit and a column per metric (a value
     only in the unit its kind takes in the row: the row's currency, shares or that currency per share)."""
     columns = ["entity_id", "fiscal_period", "period_end", "datekey", "lastupdated", "accession", "form", "unit"]

@@ -88,7 +88,7 @@ def fact(db: Db, entity: str | int, concept: str | list[str], *, start: Any = No
          strict: bool = False, dims: dict[str, str] | None = None) -> Fact | None:
     """FactStore.fact: a concept's or a reported metric's fact (facts.fact), or, where a metric's concepts report
     none, the metric derived by its formula for a fiscal period label (its parts each as known at as_of)."""
-    m = vocabulary.find(concept) if isinstance(concept, str) and concept == concept.lower() else None
+    m = vocabulary.as_metric(concept) if isinstance(concept, str) else None
     if m is None or not m.formula or dims:
         return facts.fact(db, entity, concept, start=start, end=end, period=period, as_of=as_of, mode=mode,
                           unit=unit, strict=strict, dims=dims)
@@ -207,6 +207,14 @@ def _currency_note(db: Db, entity_id: str, unit: str, warning: str) -> str:
         return (f"in {unit}, the reporting currency; the {warning.removeprefix('also reported in ')} figures in "
                 f"the filings are convenience translations, not the reported figure")
     return f"{warning} (reporting currency {currency})"
+
+
+def reported_terms(metric: Metric) -> list[Metric]:
+    """The metrics with concepts a metric stands on: itself if it has concepts, else its formula's terms' (depth
+    first, an average's metric too)."""
+    if metric.concepts:
+        return [metric]
+    return [r for term in operands(metric)[::2] for r in reported_terms(metric_named(term_metric(term)))]
 
 
 def term_metric(term: str) -> str:

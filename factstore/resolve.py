@@ -90,9 +90,7 @@ def concepts(db: Db, concept: str | list[str]) -> list[str]:
 def _metric_concepts(name: str) -> list[str]:
     """A lower-case name's metric concepts (none for a concept name); a metric only derived by a formula is
     refused here: it is no list of concepts."""
-    if name != name.lower() or ":" in name:
-        return []
-    m = vocabulary.find(name)
+    m = vocabulary.as_metric(name)
     if m is None:
         return []
     if not m.concepts:

@@ -99,9 +99,9 @@ def panel(spark: SparkSession, target: str | Path, tickers: Iterable[str | int],
     panel_asof = schema("PANEL_ASOF")
     with _snapshot(target) as store:
         params, moments, shape = feed.inputs(store.db, tickers, concepts, dates, mode, period=period)
+        snapshot = store.snapshot
     if shape["derived"]:
         raise ValueError(f"spark.panel: {', '.join(shape['derived'])} is derived: store.panel derives it")
-        snapshot = store.snapshot
     entities = params["entities"]
     wanted = F.broadcast(spark.createDataFrame([(e,) for e in entities], "entity_id STRING"))
     tables = {  # the entities as a semi-join: an isin of thousands of names takes seconds to build through py4j

@@ -65,6 +65,12 @@ def find(name: str) -> Metric | None:
     return _by_key().get(key(name))
 
 
+def as_metric(name: str) -> Metric | None:
+    """The metric a name names where it is read as one: a lower-case name without a prefix ('revenue', 'net income',
+    'netinc'); a name with a capital letter or a prefix is a concept's ('Revenues', 'us-gaap:Revenues'), None."""
+    return None if name != name.lower() or ":" in name else find(name)
+
+
 def named(name: str) -> Metric:
     """The metric of this name or alias; ValueError listing close names where there is none."""
     found = find(name)
