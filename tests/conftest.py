@@ -8,6 +8,7 @@ import os
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import Phase, settings
 import factstore
 from factstore.evaluate.ask import load_real
 from tests.helpers import EIGHT_COMPANIES, FOUR_COMPANIES, REAL, submissions_for
+from tests.metric_oracle import Company
 
 # CI runs the same examples every time (derandomized, no example database) and prints a failure's blob to
 # replay it with @reproduce_failure; development draws new examples each run; a mutation run (HYPOTHESIS_PROFILE=
@@ -134,6 +136,19 @@ def eight_companies(built) -> Iterator[factstore.FactStore]:
     submissions where present, no documents; one store for the session (tests reading it must not write)."""
     with factstore.open(built("eight-companies")) as s:
         yield s
+
+
+@pytest.fixture(scope="session")
+def accepted(eight_companies) -> dict[str, datetime]:
+    """Each filing's acceptance in the eight companies' store, UTC: the one input the metric oracle takes from it."""
+    rows = eight_companies.sql("SELECT filing_id, accepted_at FROM filings").itertuples(index=False)
+    return {filing_id: at.to_pydatetime().replace(tzinfo=UTC) for filing_id, at in rows}
+
+
+@pytest.fixture(scope="session")
+def oracle(real, accepted) -> dict[str, Company]:
+    """tests/metric_oracle.py's reading of each of the eight companyfacts files, by file name."""
+    return {name: Company(real / "companyfacts" / name, accepted) for name in EIGHT_COMPANIES}
 
 
 @pytest.fixture(scope="session")

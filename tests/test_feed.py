@@ -269,7 +269,8 @@ def _reported(store, metrics: list[str]) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("period", ["quarter", "year"])
-def test_a_metric_cell_is_its_newest_period_under_any_tag_and_what_fact_gives(eight_companies, period):
+@budget(15, 60, "sampled")
+def test_a_metric_cell_is_its_newest_period_under_any_tag_and_what_fact_gives(eight_companies, period, sampled):
     s = eight_companies
     ids = s.sql("SELECT entity_id FROM entities ORDER BY 1")["entity_id"].tolist()
     dates = pd.date_range("2012-03-31", "2026-03-31", freq="QE")
@@ -291,7 +292,7 @@ def test_a_metric_cell_is_its_newest_period_under_any_tag_and_what_fact_gives(ei
     assert p.loc[p["value"].notna(), "unit"].notna().all() and p.loc[p["value"].notna(), "tag"].notna().all()
     valued = p[p["value"].notna()]
     assert (valued["age_days"] == (valued["date"] - pd.to_datetime(valued["period_end"])).dt.days).all()
-    sample = p[p["value"].notna()].sample(60, random_state=7)
+    sample = p[p["value"].notna()].sample(sampled, random_state=7)
     for cell in sample.itertuples():  # the cell is fact() as known a second before the date
         f = s.fact(cell.ticker, cell.concept, period=cell.fiscal_period, as_of=cell.date - pd.Timedelta(seconds=1))
         assert (f.value, f.unit, f.concept, f.accepted_at.tz_localize(None)) == (
@@ -321,7 +322,8 @@ def test_a_ttm_panel_and_max_age(eight_companies):
 
 
 @pytest.mark.parametrize("period", ["quarter", "year"])
-def test_a_derived_metric_cell_is_its_formula_over_its_terms_cells(eight_companies, period):
+@budget(8, 25, "cells")
+def test_a_derived_metric_cell_is_its_formula_over_its_terms_cells(eight_companies, period, cells):
     s = eight_companies
     args = (["AAPL", "NVDA", "0001318605", "0001046179"], pd.date_range("2016-03-31", "2026-03-31", freq="QE"))
     p = s.panel(args[0], ["free_cash_flow", "revenue", "gross_margin"], args[1], period=period)
@@ -334,7 +336,7 @@ def test_a_derived_metric_cell_is_its_formula_over_its_terms_cells(eight_compani
         ocf, capex = terms.loc[(c.date, c.ticker, "operating_cash_flow")], terms.loc[(c.date, c.ticker, "capex")]
         assert c.value == ocf["value"] - capex["value"] and c.period_end == ocf["period_end"] == capex["period_end"]
         assert c.accepted_at == max(ocf["accepted_at"], capex["accepted_at"]) < c.date
-    for c in p[p["value"].notna() & p["derived"]].sample(25, random_state=2).itertuples():
+    for c in p[p["value"].notna() & p["derived"]].sample(cells, random_state=2).itertuples():
         f = s.fact(c.ticker, c.concept, period=c.fiscal_period, as_of=c.date - pd.Timedelta(seconds=1))
         assert (f.value, f.unit) == pytest.approx((c.value, c.unit)), c
     with pytest.raises(ValueError, match="needs the period before the newest"):

@@ -34,19 +34,6 @@ PAIRS_FLOOR = 520
 EVERYWHERE = ("revenue", "operating_income", "net_income", "eps", "eps_basic", "total_assets", "equity", "cash")
 
 
-# ------------------------------------------------------------------------------------------------ fixtures
-@pytest.fixture(scope="module")
-def accepted(eight_companies) -> dict[str, datetime]:
-    """Each loaded filing's acceptance, UTC: the one input taken from the store."""
-    rows = eight_companies.sql("SELECT filing_id, accepted_at FROM filings").itertuples(index=False)
-    return {filing_id: at.to_pydatetime().replace(tzinfo=UTC) for filing_id, at in rows}
-
-
-@pytest.fixture(scope="module")
-def oracle(real, accepted) -> dict[str, Company]:
-    return {name: Company(real / "companyfacts" / name, accepted) for name in EIGHT_COMPANIES}
-
-
 def metrics() -> list[Metric]:
     return covered(read_metrics(METRICS_CSV))
 
