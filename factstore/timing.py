@@ -41,6 +41,8 @@ def as_of_timestamp(value: object) -> datetime | None:
     00:00 UTC, a naive time is UTC), or a number of seconds since 1970-01-01 UTC (int or float)."""
     if value is None:
         return None
+    if type(value) is datetime and value.tzinfo is None:  # already naive UTC (the common case of a caller's loop)
+        return value
     if isinstance(value, bool):
         raise ValueError(f"as_of: cannot read {value!r} as a date or timestamp")
     try:

@@ -9,7 +9,7 @@ import csv
 import difflib
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from factstore.resources import data_file
 from factstore.text.tokenize import normalize
@@ -50,6 +50,7 @@ def load_metrics() -> tuple[Metric, ...]:
                      for r in csv.DictReader(f))
 
 
+@lru_cache(maxsize=4096)
 def key(name: str) -> str:
     """A metric name as looked up: lower case, spaces and hyphens as underscores ('Net income' -> 'net_income')."""
     return re.sub(r"[\s\-]+", "_", name.strip().lower())

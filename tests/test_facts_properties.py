@@ -120,7 +120,7 @@ def test_fact_agrees_with_brute_force(blank_store, how, examples):
     assert seen["reported"] >= 12 * examples // 40 and seen["derived"] >= 3 * examples // 40, seen
 
 
-@served_budget(24, 60)
+@served_budget(12, 60)
 def test_quarters_agree_with_brute_force(blank_store, how, examples):
     """Every discrete quarter (reported or derived: value, dates, formula, filing, time, warnings) as
     store.quarters gives it, and one as store.fact gives it by its label, against the oracle's quarters."""

@@ -1,6 +1,6 @@
 """`store.fact(entity, metric, period=LABEL, as_of=T)` for the metrics of data/metrics.csv, on the eight real
 companies, against the oracle of tests/metric_oracle.py (the raw companyfacts JSON in plain Python; the one input
-taken from the store is each filing's acceptance time). The default run asks 30 (metric, label, moment) cases of each
+taken from the store is each filing's acceptance time). The default run asks 15 (metric, label, moment) cases of each
 company, spread over its metrics, and each metric once now; the slow set asks 600 cases a company and every (company,
 metric) pair. The named tests pin what the vocabulary exists for: tag switches (Apple 2018, Alphabet 2025), an amendment
 (Apple's FY2009 10-K/A), a foreign currency (TSMC's TWD) and an IFRS 20-F filer (LPA)."""
@@ -153,7 +153,7 @@ def sample(company: Company, cases: int) -> list[tuple[Series, str, datetime | N
 
 # ------------------------------------------------------------------------------------------------ every metric
 @pytest.mark.parametrize("name", EIGHT_COMPANIES, ids=TICKERS.get)
-@budget(30, FULL, "cases")
+@budget(15, FULL, "cases")
 def test_fact_of_each_metric_equals_the_oracle(eight_companies, oracle, name, cases):
     """A company's (metric, label, moment) cases: value, unit, concept, acceptance and period as the oracle has
     them (None where it has nothing), never from a filing accepted after as_of."""

@@ -14,8 +14,8 @@ import factstore
 from factstore.demo.data import generate
 from tests.helpers import budget
 
-# 8 threads x 500 calls each under the slow marker; x 10 in the default run (FACTSTORE_THREAD_CALLS: another number)
-THREADS, CALLS = 8, int(os.environ.get("FACTSTORE_THREAD_CALLS", 10))
+# 8 threads x 500 calls each under the slow marker; x 5 in the default run (FACTSTORE_THREAD_CALLS: another number)
+THREADS, CALLS = 8, int(os.environ.get("FACTSTORE_THREAD_CALLS", 5))
 
 
 @pytest.fixture(scope="module")
