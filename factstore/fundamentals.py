@@ -48,8 +48,8 @@ def fundamentals(db: Db, entities: Any, metrics: Any = None, *, dimension: str =
     read = _first_reported if dim.startswith("AR") else _most_recent
     long = read(db, list(dict.fromkeys(entity_ids)), needed, PERIODS[dim[2]], moment)
     # an annual filer (no quarterly figure of a duration) has no quarters, and its fiscal years are its TTM
-    annual = [e for e in dict.fromkeys(entity_ids)
-              if long.empty or not (long["period_start"].notna() & (long["entity_id"] == e)).any()]
+    quarterly = set() if long.empty else set(long.loc[long["period_start"].notna(), "entity_id"].unique())
+    annual = [e for e in dict.fromkeys(entity_ids) if e not in quarterly]
     if dim[2] != "Y" and annual:
         long = long[~long["entity_id"].isin(annual)]
         if dim[2] == "T":
