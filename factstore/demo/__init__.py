@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from factstore.store import FactStore
 
 CACHE_ENV = "FACTSTORE_CACHE"
-REVENUE = ["Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax", "SalesRevenueNet"]
+REVENUE = "revenue"  # a metric: its tags (Rapsa switched from SalesRevenueNet) are one series
 
 
 def cache_dir() -> Path:
@@ -120,9 +120,8 @@ def run_demo(store: FactStore, companies: int = 40, cache: str | Path | None = N
                  "accepted_at"]].tail(8).to_string(index=False))
 
     _say("The same from SQL (paste into `duckdb -readonly <db>`)")
-    query = ("SELECT fiscal_period, value, derived, formula, note FROM quarters_asof(TIMESTAMP '2021-03-01', "
-             "concepts := ['us-gaap:Revenues', 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax']) "
-             "WHERE entity_id = 'RPS' AND fiscal_year = 2020 ORDER BY fiscal_quarter")
+    query = ("SELECT fiscal_period, value, derived, formula, note FROM quarters_asof('2021-03-01', entity := 'RPS', "
+             "concepts := ['revenue']) WHERE fiscal_year = 2020 ORDER BY fiscal_quarter")
     print(f"  {query}")
     print(store.sql(query).to_string(index=False))
     _say("Which risks does Busmar Hogar name? (BM25 over chunked reports; citations are character offsets)")
@@ -148,5 +147,5 @@ def run_demo(store: FactStore, companies: int = 40, cache: str | Path | None = N
             print(f"    {row['entity']}: {' '.join(row['text'].split())[:110]}")
     print(f"\nRetrieval evaluation on the report corpus: factstore eval retrieval --documents "
           f"{reports['documents']} --passages {reports['passages']} --questions {reports['questions']}")
-    print("\nTry: factstore fact RPS Revenues,RevenueFromContractWithCustomerExcludingAssessedTax "
-          "--period 2019Q4 --as-of 2020-06-30 --db <db>")
+    print("\nTry: factstore fact RPS revenue --period 2019Q4 --as-of 2020-06-30 --db <db>, "
+          "factstore fundamentals RPS --metric revenue,net_income --dimension MRY --db <db>")
