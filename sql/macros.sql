@@ -375,26 +375,26 @@ SELECT * FROM found WHERE first IS NOT NULL;
 -- One fact of an entity (its entity_id) for exact dates (fact_start NULL for an instant), one row per unit: the value
 -- known at as_of (or as first reported, or newest) under the first of `concepts` (qualified) that has one then, with
 -- its filing and `first`, the report that first gave it that value (first_report). The single lookup behind
--- store.fact, which passes keys it has resolved (as constants the filter is fast). `derivable`: a quarter not known
--- as such whose year-to-date or annual figure ending on fact_end is (quarters_asof may derive it).
+-- store.fact, which passes keys it has resolved (as constants the filter is fast). `derivable`: no figure for these
+-- dates, but one of a longer period ending on fact_end is known (quarters_asof may derive a quarter from it).
 CREATE OR REPLACE MACRO fact_lookup(entity, concepts, fact_start, fact_end, as_of := NULL, mode := 'as_of') AS TABLE
 SELECT v.concept AS concept, unit, fact_start::DATE AS period_start, fact_end::DATE AS period_end, v.value AS value,
     v.filing_id AS filing_id, v.form AS form, v.accepted_at AS accepted_at, first_report(reports, v) AS first,
     v IS NULL AND derivable AS derivable
--- (subqueries, not CTEs, and no window, and one statement for both: a point lookup's time goes to planning)
+-- (subqueries, not CTEs, no window, one statement, and few expressions: a point lookup's time goes to binding them)
 FROM (SELECT unit,
-          CASE WHEN mode = 'first' THEN arg_min(r, (rank, r.accepted_at, r.filing_id)) FILTER (exact AND known)
-               ELSE arg_max(r, (-rank, r.accepted_at, r.filing_id)) FILTER (exact AND known) END AS v,
+          CASE WHEN mode = 'first' THEN arg_min(r, (rank, r.accepted_at, r.filing_id)) FILTER (exact)
+               ELSE arg_max(r, (-rank, r.accepted_at, r.filing_id)) FILTER (exact) END AS v,
           list(r ORDER BY r.accepted_at, r.filing_id) FILTER (exact) AS reports,
-          duration_class(fact_start, fact_end) = 'quarter' AND bool_or(known AND NOT exact) AS derivable
+          bool_or(NOT exact) AS derivable
       FROM (SELECT unit, list_position(concepts, concept) AS rank,
                 {'concept': concept, 'value': value, 'filing_id': filing_id, 'form': form, 'accepted_at': accepted_at}
                     AS r,
-                period_start IS NOT DISTINCT FROM fact_start AS exact,
-                as_of IS NULL OR mode = 'latest' OR accepted_at <= as_of::TIMESTAMP AS known
+                period_start IS NOT DISTINCT FROM fact_start AS exact
             FROM reports
             WHERE entity_id = entity AND list_contains(concepts, concept) AND period_end = fact_end
-              AND (period_start IS NOT DISTINCT FROM fact_start OR period_start < fact_start))
+              AND (period_start IS NOT DISTINCT FROM fact_start OR period_start < fact_start)
+              AND (as_of IS NULL OR mode = 'latest' OR accepted_at <= as_of::TIMESTAMP))
       GROUP BY unit)
 WHERE v IS NOT NULL OR derivable;
 

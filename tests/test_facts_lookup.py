@@ -94,6 +94,30 @@ def test_single_lookups_equal_the_raw_rows(filed):
                     want.value, want.filing_id, want.form, want.accepted_at, False)
 
 
+def test_a_lookup_by_dates_of_a_quarter_never_reported_derives_it_once_its_parts_are_known(filed):
+    """fact(start=, end=) of a quarter no filing reported as such: the oracle's derived quarter from the second
+    its last part was accepted, nothing a second before (the lookup's `derivable` hands it to quarters_asof)."""
+    filers, store = filed
+    reported = {(r.entity, r.concept, r.start, r.end) for r in filers.reports}
+    derived = [(k, q) for k, q in oracle.quarters(filers.reports, filers.calendar, None, "latest").items()
+               if q.derived and (k[0], k[1], q.start, q.end) not in reported]
+    assert len(derived) >= 10, len(derived)
+    seen = 0
+    for (entity, item, unit, _, _), q in random.Random(3).sample(derived, 10):
+        known = q.accepted_at
+        before = oracle.quarters(filers.reports, filers.calendar, known - SECOND, "as_of", [item])
+        at = oracle.quarters(filers.reports, filers.calendar, known, "as_of", [item])
+        for moment, want in ((known - SECOND, before), (known, at)):
+            w = next((x for k, x in want.items() if k[0] == entity and k[2] == unit and (x.start, x.end) == (
+                q.start, q.end) and x.value is not None), None)
+            got = store.fact(entity, item, start=q.start, end=q.end, as_of=moment, unit=unit)
+            assert ((got.value, got.formula) if got else None) == ((w.value, w.formula) if w else None), (
+                entity, item, q.start, q.end, moment)
+            seen += w is not None
+        assert store.fact(entity, item, start=q.start, end=q.end, as_of=known, unit=unit).derived
+    assert seen >= 10, seen  # known at its moment (and not before: the oracle's None there was asserted too)
+
+
 def test_the_version_accepted_last_wins_whatever_its_accession_number():
     """A 10-Q and its 10-Q/A the same afternoon, the amendment under a filer agent's smaller accession number,
     and a second amendment at the same second as the first (the larger accession number is the later one)."""
