@@ -191,7 +191,7 @@ STATUSES = ("ok", "not in the store", "unknown metric", "not yet known at as_of"
 
 def facts(db: Db, questions: pd.DataFrame, *, as_of: Any = None, mode: str = "as_of") -> pd.DataFrame:
     """Answer many exact-period questions at once (see FactStore.facts): entities and concepts or metrics named as
-    fact() takes them, a metric's first concept reporting the period, the reporting currency first, a quarter not
+    fact() takes them, a metric's concepts in facts_asof's order, the reporting currency first, a quarter not
     reported as such derived as fact() derives it; `status` says why a value is missing."""
     for column in ("entity", "concept", "period_end"):
         if column not in questions.columns:
@@ -255,7 +255,7 @@ def _named(find: Any, names: pd.Series) -> dict[Any, Any]:
 
 def _lookup(db: Db, sub: pd.DataFrame, mode: str) -> pd.DataFrame:
     """lookup_asof over the sub-questions; per question the answer in the reporting currency (then USD, then by
-    unit), under its first concept that has one."""
+    unit), under its concepts in facts_asof's order (the newest filing's, or the first's; then the list's)."""
     if sub.empty:
         return pd.DataFrame(columns=["q", "value", "unit", "tag", "filing_id", "form", "accepted_at"])
     with db.frame(sub[["question_no", "entity", "concept", "period_start", "period_end", "as_of"]]) as name, \
@@ -267,7 +267,9 @@ def _lookup(db: Db, sub: pd.DataFrame, mode: str) -> pd.DataFrame:
             FROM lookup_asof('{name}', mode := ?) a JOIN {keys} k USING (question_no)
             LEFT JOIN currencies c ON c.entity_id = k.entity
             QUALIFY row_number() OVER (PARTITION BY k.q ORDER BY split_part(a.unit, '/', 1) IS DISTINCT FROM
-                c.currency, a.unit <> 'USD', a.unit, k.rank) = 1""", [mode])
+                c.currency, a.unit <> 'USD', a.unit, CASE WHEN ? = 'first' THEN a.v.accepted_at END,
+                CASE WHEN ? = 'first' THEN a.v.filing_id END, a.v.accepted_at DESC, a.v.filing_id DESC,
+                k.rank) = 1""", [mode, mode, mode])
 
 
 def _with_first(part: dict[str, Any], first: dict[str, Any] | None) -> dict[str, Any]:

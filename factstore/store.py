@@ -253,8 +253,8 @@ class FactStore:
         {'ProductOrService': 'IPhone'}, or in XBRL spelling {'srt:ProductOrServiceAxis': 'aapl:IPhoneMember'}),
         the fact of those dimensions (a segment, product or region; FSDS) instead of the company's total. The
         concept may be a metric ('revenue', 'net_income', SF1's 'netinc': data/metrics.csv): for each period the
-        first of its concepts the company reported, and a derived metric ('free_cash_flow', 'roe') by its
-        formula, with its parts."""
+        figure of the newest filing under any of its concepts (in one filing, the first), and a derived metric
+        ('free_cash_flow', 'roe') by its formula, with its parts."""
         return metrics.fact(self.db, entity, concept, start=start, end=end, period=period, as_of=as_of, mode=mode,
                             unit=unit, strict=strict, dims=dims)
 

@@ -97,9 +97,14 @@ SELECT entity_id,
     v.value AS value, v.filing_id AS filing_id, v.form AS form, v.accepted_at AS accepted_at,
     first_value, is_restatement(first_value, v.value) AS restated, n_versions
 FROM keyed
+-- Of a line item's concepts with a figure for the period, the one of the newest filing (as first reported: the first
+-- filing), and within one filing the first in the list: a company that re-tags a restated comparative is read
+-- from the restatement on. (This order is also fact_lookup's, panel_asof's and facts()'s.)
 -- (without a list each concept is its own item, so nothing to choose: as a constant, the optimizer drops the window)
 QUALIFY concepts IS NULL OR row_number() OVER (
-    PARTITION BY entity_id, item, unit, period_start, period_end ORDER BY rank) = 1;
+    PARTITION BY entity_id, item, unit, period_start, period_end
+    ORDER BY CASE WHEN mode = 'first' THEN v.accepted_at END, CASE WHEN mode = 'first' THEN v.filing_id END,
+             v.accepted_at DESC, v.filing_id DESC, rank) = 1;
 
 -- Each entity's fiscal years (number, start, end), learned from the annual periods (or, lacking them, the
 -- year-to-date starts) reported by as_of (an entity with none by then, e.g. before its first 10-K, uses all
@@ -373,7 +378,7 @@ WITH wanted AS (
 SELECT * FROM found WHERE first IS NOT NULL;
 
 -- One fact of an entity (its entity_id) for exact dates (fact_start NULL for an instant), one row per unit: the value
--- known at as_of (or as first reported, or newest) under the first of `concepts` (qualified) that has one then, with
+-- known at as_of (or as first reported, or newest) under `concepts` (qualified; facts_asof's order), with
 -- its filing and `first`, the report that first gave it that value (first_report). The single lookup behind
 -- store.fact, which passes keys it has resolved (as constants the filter is fast). `derivable`: no figure for these
 -- dates, but one of a longer period ending on fact_end is known (quarters_asof may derive a quarter from it).
@@ -383,8 +388,9 @@ SELECT v.concept AS concept, unit, fact_start::DATE AS period_start, fact_end::D
     v IS NULL AND derivable AS derivable
 -- (subqueries, not CTEs, no window, one statement, and few expressions: a point lookup's time goes to binding them)
 FROM (SELECT unit,
-          CASE WHEN mode = 'first' THEN arg_min(r, (rank, r.accepted_at, r.filing_id)) FILTER (exact)
-               ELSE arg_max(r, (-rank, r.accepted_at, r.filing_id)) FILTER (exact) END AS v,
+          -- (facts_asof's order: the newest filing, or the first, then the first concept in the list)
+          CASE WHEN mode = 'first' THEN arg_min(r, (r.accepted_at, r.filing_id, rank)) FILTER (exact)
+               ELSE arg_max(r, (r.accepted_at, r.filing_id, -rank)) FILTER (exact) END AS v,
           list(r ORDER BY r.accepted_at, r.filing_id) FILTER (exact) AS reports,
           bool_or(NOT exact) AS derivable
       FROM (SELECT unit, list_position(concepts, concept) AS rank,

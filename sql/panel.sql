@@ -94,8 +94,11 @@ WITH panel_dates AS (
     FROM reps s JOIN span_reports r ON r.span_id = s.span_id AND r.accepted_at <= s.state_at
     -- only the version quarters_asof would take then (the panel reads no restatement warnings)
     WHERE CASE mode WHEN 'first' THEN r.first ELSE r.next_at IS NULL OR r.next_at > s.state_at END
-    -- of an item's concepts, the first in the list reporting the period (as facts_asof takes a line item's)
-    QUALIFY row_number() OVER (PARTITION BY s.rep, r.item, r.unit, r.period_start, r.period_end ORDER BY r.rank) = 1
+    -- of an item's concepts reporting the period, the one facts_asof takes (the newest filing's, or the first's;
+    -- within a filing the first in the list)
+    QUALIFY row_number() OVER (PARTITION BY s.rep, r.item, r.unit, r.period_start, r.period_end
+        ORDER BY CASE WHEN mode = 'first' THEN r.accepted_at END, CASE WHEN mode = 'first' THEN r.filing_id END,
+                 r.accepted_at DESC, r.filing_id DESC, r.rank) = 1
 ), quarters AS (
     -- the known quarters of each year as its computing vintage knew it (none when fiscal years are asked)
     SELECT q.entity_id AS rep, q.fiscal_year, q.item::INTEGER AS item, q.unit, q.fiscal_period, q.period_start,

@@ -12,7 +12,9 @@ the tests check only moments at which some concept reports a value):
    the store has no filing for is not loaded; it is left out and counted (`Company.left_out`).
 3. Visible at T: accepted_at <= T (T None: everything loaded). The value of a fact (concept, unit, start, end) at T
    is that of its visible entry accepted last (ties: the greatest accession).
-4. For a period and a unit, the metric's value at T is that of the FIRST concept with a visible value.
+4. For a period and a unit, the metric's value at T is the figure of the newest filing (by rule 3's order) among
+   the concepts' visible values; within one filing, that of the first concept in the list (a company that re-tags a
+   restated comparative is read from the restatement on).
 5. Units in order: the company's reporting currency (the ISO code with most entries over all its concepts), USD,
    the others alphabetically; a unit is ranked by its part before `/` (`TWD/shares` ranks as `TWD`). The first
    unit with a value gives the answer.
@@ -287,11 +289,10 @@ class Series:
         return max(seen, key=lambda e: e.order) if seen else None
 
     def in_unit(self, period: tuple[date | None, date], unit: str, at: datetime | None) -> Entry | None:
-        for concept in self.metric.concepts:
-            found = self.visible(concept, unit, period, at)
-            if found is not None:
-                return found
-        return None
+        """Rule 4: of the concepts' visible figures, the newest filing's; within one filing the first concept's."""
+        found = [(e.order, -rank, e) for rank, c in enumerate(self.metric.concepts)
+                 if (e := self.visible(c, unit, period, at)) is not None]
+        return max(found, key=lambda f: f[:2])[2] if found else None
 
     def at(self, period: tuple[date | None, date], at: datetime | None) -> Answer | None:
         """Rules 3-5: the metric's value for one period at a moment."""

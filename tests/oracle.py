@@ -128,22 +128,22 @@ def known_facts(reports: Iterable[Report], as_of: datetime | None = None, mode: 
                 concepts: list[str] | None = None) -> dict[tuple, Known]:
     """Each fact known at as_of, keyed (entity, item, unit, start, end): the newest version by
     (accepted_at, filing_id), or the first with mode='first'. With a concept list, a period's fact comes
-    from the first concept of the list that has one, and the item is the list's first concept."""
+    from the concept whose figure the newest filing gave (with mode='first' the first filing), within one filing
+    the first concept of the list; the item is the list's first concept."""
     versions: dict[tuple, list[Report]] = defaultdict(list)
     for r in reports:
         if (concepts is None or r.concept in concepts) and visible(r, as_of, mode):
             versions[r.key].append(r)
-    out: dict[tuple, Known] = {}
-    rank: dict[tuple, int] = {}
+    candidates: dict[tuple, list[tuple[Known, int]]] = defaultdict(list)
     for (entity, concept, unit, start, end), rs in versions.items():
         rs = sorted(rs, key=lambda r: r.order)
-        fact = Known(rs[0] if mode == "first" else rs[-1], rs[0].value, len(rs))
         item = concept if concepts is None else concepts[0]
         position = 0 if concepts is None else concepts.index(concept)
-        key = (entity, item, unit, start, end)
-        if key not in rank or position < rank[key]:
-            out[key], rank[key] = fact, position
-    return out
+        candidates[(entity, item, unit, start, end)].append(
+            (Known(rs[0] if mode == "first" else rs[-1], rs[0].value, len(rs)), position))
+    if mode == "first":
+        return {k: min(c, key=lambda kp: (kp[0].report.order, kp[1]))[0] for k, c in candidates.items()}
+    return {k: max(c, key=lambda kp: (kp[0].report.order, -kp[1]))[0] for k, c in candidates.items()}
 
 
 def lookup(reports: Iterable[Report], entity: str, concept: str, start: date | None, end: date,

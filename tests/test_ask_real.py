@@ -279,15 +279,15 @@ def course_store():
 
 
 def first_filing_oracle(rows: pd.DataFrame, year: int, as_of: datetime):
-    """By brute force: the value known at as_of (the newest report of the first concept reported by then) and
-    the report that first gave it: the earliest, under either concept, equal up to rounding, after the last
+    """By brute force: the value known at as_of (the newest filing's report, within one filing the first concept's)
+    and the report that first gave it: the earliest, under either concept, equal up to rounding, after the last
     report of that concept restating it."""
     seen = [r for r in rows.sort_values("ts_presentacion").itertuples()
             if r.periodo_fin.year == year and r.ts_presentacion.tz_localize(None) <= as_of]
     if not seen:
         return None
-    concept = next(c for c in CONCEPTS if any(r.concepto == c for r in seen))
-    current = [r for r in seen if r.concepto == concept][-1]
+    current = max(seen, key=lambda r: (r.ts_presentacion, r.id_doc, -CONCEPTS.index(r.concepto)))
+    concept = current.concepto
     material = [abs(r.valor - current.valor) >= 0.005 * abs(r.valor) and r.valor != current.valor for r in seen]
     cut = max((i for i, r in enumerate(seen) if r.concepto == concept and material[i]), default=-1)
     first = next(r for i, r in enumerate(seen) if i > cut and not material[i])

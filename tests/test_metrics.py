@@ -152,3 +152,48 @@ def test_the_macros_take_tickers_names_and_dates_as_text_and_refuse_what_they_ca
     pd.testing.assert_frame_equal(by_metric, by_tags)
     with pytest.raises(FactstoreError, match="unknown concept or metric 'revenu'"):
         s.sql("SELECT * FROM facts_asof(NULL, concepts := ['revenu'], entity := 'NVDA')")
+
+
+def test_a_restated_comparative_under_another_tag_counts_from_its_own_second():
+    """A company reports FY2019 revenue under Revenues, restates it a year later under the ASC 606 tag (the
+    metric's second concept), then amends it once more reporting both tags: each surface gives the newest filing's
+    figure from the second it was accepted (within one filing, the metric's first concept), never the old tag's
+    figure because the tag ranks first; as first reported, the first filing's."""
+    import factstore
+
+    old, new = "us-gaap:Revenues", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
+    year, nine = ("2019-01-01", "2019-12-31"), ("2019-01-01", "2019-09-30")
+    t0, t1 = pd.Timestamp("2019-11-01 12:00:00"), pd.Timestamp("2020-02-10 12:00:00")
+    t2, t3 = pd.Timestamp("2021-02-10 12:00:00"), pd.Timestamp("2021-03-01 12:00:00")
+    rows = [("F0", "10-Q", t0, old, nine, 300.0), ("F1", "10-K", t1, old, year, 400.0),
+            ("F2", "10-K", t2, new, year, 420.0),
+            ("F3", "10-K/A", t3, old, year, 430.0), ("F3", "10-K/A", t3, new, year, 999.0)]
+    docs = pd.DataFrame([{"id_doc": f, "ticker": "ZZZ", "emisor": "Zeta", "tipo": form, "periodo_fin": p[1],
+                          "texto": ""} for f, form, _, _, p, _ in rows]).drop_duplicates("id_doc")
+    xbrl = pd.DataFrame([{"id_doc": f, "concepto": c, "periodo_inicio": pd.Timestamp(p[0]),
+                          "periodo_fin": pd.Timestamp(p[1]), "valor": v, "forma": form,
+                          "ts_presentacion": at.tz_localize("UTC")} for f, form, at, c, p, v in rows])
+    expected = {t1 - SECOND: None, t1: 400.0, t2 - SECOND: 400.0, t2: 420.0, t3 - SECOND: 420.0, t3: 430.0}
+    with factstore.open() as store:
+        store.load_course(xbrl=xbrl, documents=docs, progress=False)
+        for moment, want in expected.items():
+            by_label = store.fact("ZZZ", "revenue", period="FY2019", as_of=moment)
+            by_dates = store.fact("ZZZ", "revenue", start=year[0], end=year[1], as_of=moment)
+            assert (by_label.value if by_label else None, by_dates.value if by_dates else None) == (want, want), moment
+            q4 = store.fact("ZZZ", "revenue", period="2019Q4", as_of=moment)
+            assert (q4.value if q4 else None) == (want - 300.0 if want else None), moment
+        assert store.fact("ZZZ", "revenue", period="FY2019", as_of=t2).concept == new
+        first = store.fact("ZZZ", "revenue", period="FY2019", mode="first")
+        assert (first.value, first.source) == (400.0, "F1")
+        assert store.fact("ZZZ", "revenue", period="FY2019", mode="latest").value == 430.0
+        asked = store.facts(pd.DataFrame({"entity": "ZZZ", "concept": "revenue", "period_start": year[0],
+                                          "period_end": year[1], "as_of": list(expected)}))
+        assert [None if pd.isna(v) else v for v in asked["value"]] == list(expected.values())
+        dates = [m + SECOND for m in expected]  # a panel date sees what was accepted strictly before it
+        panel = store.panel(["ZZZ"], ["revenue"], dates, period="year").sort_values("date")
+        assert [None if pd.isna(v) else v for v in panel["value"]] == list(expected.values())
+        assert panel["tag"].tolist()[-4:] == [old, new, new, old]
+        mry = store.fundamentals("ZZZ", ["revenue"], dimension="MRY", as_of=t2)
+        assert mry.set_index("fiscal_period").loc["FY2019", "revenue"] == 420.0
+        ary = store.fundamentals("ZZZ", ["revenue"], dimension="ARY")
+        assert ary.set_index("fiscal_period").loc["FY2019", "revenue"] == 400.0

@@ -324,3 +324,21 @@ def test_lpa_ifrs_20f_fiscal_years(eight_companies, oracle):
             check(eight_companies, series, max(series.labels), None, tally)
     assert pairs >= 40, f"oracle: only {pairs} of LPA's metrics have FY labels"
     assert not tally.failures, "LPA (IFRS, 20-F): " + tally.report()
+
+
+def test_tesla_restated_operating_cash_flow_under_another_tag(eight_companies, oracle, accepted):
+    """Tesla's FY2014 10-K (0001564590-15-001031) restated FY2013's operating cash flow under
+    NetCashProvidedByUsedInOperatingActivitiesContinuingOperations, the metric's second concept, where its FY2013
+    10-K had NetCashProvidedByUsedInOperatingActivities: from that second on the restated figure, not the first
+    concept's older one (found by a blind check, which the first-concept rule answered wrongly until 2016)."""
+    series = oracle[TSLA].series(metric("operating_cash_flow"))
+    restated = accepted["0001564590-15-001031"]
+    first = "us-gaap:NetCashProvidedByUsedInOperatingActivities"
+    expect(eight_companies, series, "FY2013", restated - SECOND, 257_994_000, first)
+    expect(eight_companies, series, "FY2013", restated, 264_804_000,
+           "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations", accepted_at=restated)
+    fcf = eight_companies.fact("TSLA", "free_cash_flow", period="FY2013", as_of="2016-06-30")
+    parts = {p["metric"]: p["value"] for p in fcf.parts}
+    assert parts["operating_cash_flow"] == 264_804_000 and fcf.value == 264_804_000 - parts["capex"]
+    tally = sweep(eight_companies, series, ["FY2013", "FY2012"])
+    assert not tally.failures, "Tesla's restated operating cash flow: " + tally.report()

@@ -239,15 +239,16 @@ def _material(old: float, new: float) -> bool:
 
 def _known(facts: list[RawFact], unit: str, start: date | None, end: date,
            moment: datetime | None) -> tuple[float, RawFact] | None:
-    """The value of a fact known at the moment (the newest version under the first concept that has one: facts
-    come in the metric's concept order), and the version that first reported it, under any of the concepts:
-    the earliest one equal up to rounding after the last restatement under the value's own concept."""
+    """The value of a fact known at the moment (the newest filing's version under any of the concepts, within one
+    filing the first concept's: facts come in the metric's concept order), and the version that first reported it,
+    under any of the concepts: the earliest one equal up to rounding after the last restatement under the value's
+    own concept."""
     versions = sorted((f for f in facts if f.unit == unit and f.start == start and f.end == end
                        and f.visible(moment)), key=lambda f: (_moment(f), f.accn))
     if not versions:
         return None
-    concept = next(f.concept for f in facts if f in versions)
-    current = [f for f in versions if f.concept == concept][-1]
+    rank = {f.concept: -i for i, f in reversed(list(enumerate(facts)))}
+    current = max(versions, key=lambda f: (_moment(f), f.accn, rank[f.concept]))
     cut = max((i for i, f in enumerate(versions) if f.concept == current.concept
                and _material(f.value, current.value)), default=-1)
     first = next(f for f in versions[cut + 1:] if not _material(f.value, current.value))
