@@ -109,9 +109,12 @@ def _most_recent(db: Db, entity_ids: list[str], metrics: list[Metric], period: s
     long = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if long.empty:
         return long
-    firsts = db.sql("""SELECT entity_id, period_end, min(first_accepted_at) AS datekey FROM entity_periods
-        WHERE list_contains(?, entity_id) AND (?::TIMESTAMP IS NULL OR first_accepted_at <= ?::TIMESTAMP)
-        GROUP BY ALL""", [entity_ids, moment, moment])
+    # the period first reported: the first report ending then of the metrics asked (not of any concept: a 10-Q's
+    # dividend payable at the coming year end is no report of the year)
+    firsts = db.sql("""SELECT entity_id, period_end, min(accepted_at) AS datekey FROM reports
+        WHERE entity_id IN (SELECT unnest(?)) AND concept IN (SELECT unnest(?))
+          AND (?::TIMESTAMP IS NULL OR accepted_at <= ?::TIMESTAMP)
+        GROUP BY ALL""", [entity_ids, [c for m in metrics for c in m.concepts], moment, moment])
     return long.merge(firsts, on=["entity_id", "period_end"], how="left")
 
 

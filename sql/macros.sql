@@ -47,6 +47,11 @@ CREATE OR REPLACE MACRO qualified_concepts(concepts) AS
     list_transform(concepts, lambda c: CASE WHEN contains(c, ':') THEN c
         ELSE error('concept ''' || c || ''': give it qualified, as us-gaap:' || c || ' (store.resolve_concepts)') END);
 
+-- A mode as given, checked: 'as_of', 'first' or 'latest'; an error for any other (a typo never reads as 'as_of').
+CREATE OR REPLACE MACRO mode_key(mode) AS
+    CASE WHEN mode IN ('as_of', 'first', 'latest') THEN mode
+         ELSE error('mode ''' || coalesce(mode::VARCHAR, 'NULL') || ''': give as_of, first or latest') END;
+
 -- Length class of a period, by days with tolerance: instant, quarter, half, nine_months, year or other.
 CREATE OR REPLACE MACRO duration_class(s, e) AS
     CASE WHEN s IS NULL THEN 'instant'
@@ -71,13 +76,13 @@ CREATE OR REPLACE MACRO is_restatement(old, new) AS
 -- Each fact's value as known at as_of ('as_of'), as first reported ('first') or newest ('latest'), with its filing.
 CREATE OR REPLACE MACRO facts_asof(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
 WITH wanted AS MATERIALIZED (
-    -- the concepts as qualified keys (a metric's in its order), read once
-    SELECT CASE WHEN concepts IS NOT NULL THEN concept_keys(concepts) END AS keys
+    -- the concepts as qualified keys (a metric's in its order) and the mode, read and checked once
+    SELECT CASE WHEN concepts IS NOT NULL THEN concept_keys(concepts) END AS keys, mode_key(mode) AS mode
 ), versions AS (
     SELECT r.*, list_position(w.keys, r.concept) AS rank FROM reports r, wanted w
-    WHERE (entity IS NULL OR r.entity_id = entity_key(entity))
+    WHERE w.mode IS NOT NULL AND (entity IS NULL OR r.entity_id = entity_key(entity))
       AND (concepts IS NULL OR list_contains(w.keys, r.concept))
-      AND (mode = 'latest' OR as_of IS NULL OR r.accepted_at <= as_of::TIMESTAMP)
+      AND (w.mode = 'latest' OR as_of IS NULL OR r.accepted_at <= as_of::TIMESTAMP)
 ), keyed AS (
     SELECT entity_id, concept, unit, period_start, period_end, any_value(rank) AS rank,
         CASE WHEN mode = 'first'
@@ -345,7 +350,7 @@ SELECT q.question_no, r.unit,
 FROM q JOIN reports r
   ON r.entity_id = q.entity_id AND r.concept = q.concept AND r.period_end = q.period_end
  AND r.period_start IS NOT DISTINCT FROM q.period_start
- AND (mode = 'latest' OR q.as_of IS NULL OR r.accepted_at <= q.as_of)
+ AND (mode_key(mode) = 'latest' OR q.as_of IS NULL OR r.accepted_at <= q.as_of)
 GROUP BY q.question_no, r.unit;
 
 -- Of the reports of one figure under a line item's concepts (structs with concept, value, filing_id, form and
@@ -410,7 +415,7 @@ CREATE OR REPLACE MACRO fact_asof(entity, concepts, fact_start, fact_end, as_of 
 SELECT * FROM fact_lookup(entity, qualified_concepts(concepts), fact_start, fact_end, as_of := as_of, mode := mode)
 UNION ALL
 SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-WHERE CASE WHEN EXISTS (SELECT 1 FROM entities WHERE entity_id = entity) THEN false
+WHERE CASE WHEN EXISTS (SELECT 1 FROM entities WHERE entity_id = entity) THEN mode_key(mode) IS NULL
            ELSE error('fact_asof: ''' || entity || ''' is no entity_id; entity_key(''' || entity || ''') gives it') END;
 
 

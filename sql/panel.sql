@@ -30,6 +30,9 @@ WITH panel_dates AS (
     -- each concept with its rank in the list and its item (a concept may stand in several items)
     SELECT unnest(concepts) AS concept, unnest(range(1, len(concepts) + 1)) AS rank,
         unnest(coalesce(items::BIGINT[], range(1, len(concepts) + 1))) AS item
+    -- (a mode or period it cannot read is an error, never an empty or an as_of panel)
+    WHERE mode_key(mode) IS NOT NULL AND CASE WHEN period IN ('quarter', 'year', 'ttm') THEN true
+        ELSE error('period ''' || coalesce(period::VARCHAR, 'NULL') || ''': give quarter, year or ttm') END
 ), panel_reports AS (
     SELECT r.*, i.rank, i.item FROM reports r JOIN panel_items i USING (concept)
     WHERE r.entity_id IN (SELECT entity_id FROM panel_entities)

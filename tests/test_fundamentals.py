@@ -140,3 +140,16 @@ def test_a_cell_is_never_a_figure_in_another_currency():
             assert rows["unit"].tolist() == ["EUR", "EUR"] and rows["revenue"].tolist() == [100, 101], dim
             assert rows["total_assets"].isna().all(), dim
         assert s.fact("123", "total_assets", period="FY2019").unit == "USD"  # fact() says its unit
+
+
+def test_a_period_is_first_reported_after_it_ends_and_alike_in_every_dimension(tables):
+    """datekey is the first report of the period by the metrics asked: after the period ended (a 10-Q's figures
+    dated at the coming year end, such as a dividend payable, are no report of the year: found blind, NVIDIA's
+    FY2014 had a datekey two months before the year closed), never after as_of, and the same as first reported
+    (AR) and most recent (MR)."""
+    for dim, rows in tables.items():
+        assert (pd.to_datetime(rows["datekey"]) > pd.to_datetime(rows["reportperiod"])).all(), dim
+        assert (pd.to_datetime(rows["datekey"]) <= AS_OF).all(), dim
+    for first, recent in (("ARQ", "MRQ"), ("ARY", "MRY")):
+        both = tables[first].merge(tables[recent], on=["entity_id", "fiscal_period", "reportperiod"])
+        assert len(both) >= 50 and (both["datekey_x"] == both["datekey_y"]).all(), (first, recent)

@@ -152,6 +152,23 @@ def test_the_macros_take_tickers_names_and_dates_as_text_and_refuse_what_they_ca
     pd.testing.assert_frame_equal(by_metric, by_tags)
     with pytest.raises(FactstoreError, match="unknown concept or metric 'revenu'"):
         s.sql("SELECT * FROM facts_asof(NULL, concepts := ['revenu'], entity := 'NVDA')")
+    # a mode or a period they cannot read is an error, not the as_of answer or an empty one (found blind: 'frist')
+    first = s.sql("SELECT value FROM fiscal_facts(NULL, mode := 'first', concepts := ['revenue'], entity := 'NVDA') "
+                  "WHERE fiscal_period = 'FY2020'")
+    assert len(first) == 1
+    typo = "give as_of, first or latest"
+    for query in ("SELECT * FROM facts_asof(NULL, mode := 'frist', concepts := ['revenue'], entity := 'NVDA')",
+                  "SELECT * FROM quarters_asof(NULL, mode := 'First', entity := 'NVDA')",
+                  "SELECT * FROM fact_asof('0001045810', ['us-gaap:Revenues'], NULL, DATE '2024-01-28', mode := 'x')",
+                  "SELECT * FROM fact_asof('0001045810', ['us-gaap:Nothing'], NULL, DATE '2024-01-28', mode := 'x')"):
+        with pytest.raises(FactstoreError, match=typo):
+            s.sql(query)
+    dates = "(SELECT TIMESTAMP '2024-06-30' AS date)"
+    s.sql(f"CREATE OR REPLACE TEMP VIEW panel_dates_t AS {dates}", write=True)
+    assert len(s.sql("SELECT * FROM panel_asof('panel_dates_t', ['us-gaap:Revenues'], period := 'year')")) > 0
+    for arg, message in (("mode := 'frist'", typo), ("period := 'yearly'", "give quarter, year or ttm")):
+        with pytest.raises(FactstoreError, match=message):
+            s.sql(f"SELECT * FROM panel_asof('panel_dates_t', ['us-gaap:Revenues'], {arg})")
 
 
 def test_a_restated_comparative_under_another_tag_counts_from_its_own_second():
