@@ -76,7 +76,7 @@ def fact(db: Db, entity: str | int, concept: str | list[str], *, start: Any = No
                               [*args, label.label, f"{label.year}Q4" if label.part == "FY" else None])
         wanted = label.label
     elif end is not None:
-        s, e = _day(start, "start"), _day(end, "end")
+        s, e = day(start, "start"), day(end, "end")
         found = db.rows("SELECT * FROM fact_lookup(?, ?, ?, ?, as_of := ?, mode := ?)",
                            [entity_id, concepts, s, e, ts, mode])
         rows = [r for r in found if r["value"] is not None]
@@ -182,7 +182,7 @@ def history(db: Db, entity: str | int, concept: str | list[str], *, start: Any =
     where, params = "", [entity_id, concepts]
     if end is not None:
         where = " AND period_end = ? AND period_start IS NOT DISTINCT FROM ?"
-        params += [_day(end, "end"), _day(start, "start")]
+        params += [day(end, "end"), day(start, "start")]
     return db.sql(base + where + order, params)
 
 
@@ -280,7 +280,8 @@ def _with_first(part: dict[str, Any], first: dict[str, Any] | None) -> dict[str,
             "first_accepted_at": first["accepted_at"], "first_value": first["value"]}
 
 
-def _day(value: Any, name: str) -> date | None:
+def day(value: Any, name: str) -> date | None:
+    """A date given as text, date or timestamp (None stays None); a ValueError naming the argument otherwise."""
     if value is None:
         return None
     try:

@@ -97,16 +97,18 @@ def fact(db: Db, entity: str | int, concept: str | list[str], *, start: Any = No
                            unit=unit, strict=False)
         if found is not None:
             return found
-    if period is None:
-        raise ValueError(f"{m.name} is derived ({m.formula}): give a fiscal period label (period='FY2024')")
+    if period is None and end is None:
+        raise ValueError("give period (e.g. '2019Q4', 'FY2019') or end (and start for a duration)")
     facts.check_mode(mode)
     if mode == "first":
         raise ValueError(f"{m.name} is derived ({m.formula}): mode 'first' is for reported figures; ask for its "
                          f"parts as first reported")
     entity_id = resolve.entity(db, entity)
-    label = parse_label(period).label
     try:
+        label = parse_label(period).label if period is not None else _label_of(db, entity_id, m, start, end)
         f = _derived(db, entity_id, m, label, as_of_timestamp(as_of) if mode == "as_of" else None)
+        if period is None and (f.start, f.end) != (facts.day(start, "start"), facts.day(end, "end")):
+            raise NotFound(f"{m.name} {label}: its period is {f.start}..{f.end}, not {start}..{end}")
         if unit is not None and f.unit != unit:
             raise NotFound(f"{m.name} {label}: in {f.unit}, not {unit}")
     except NotFound:
@@ -118,6 +120,39 @@ def fact(db: Db, entity: str | int, concept: str | list[str], *, start: Any = No
                 accepted_at=f.known_since, source=src.filing_id, form=src.form, fiscal_period=label, derived=True,
                 formula=f.formula, warnings=f.notes, parts=tuple(p.to_dict() for p in f.parts),
                 known_since=f.known_since, first_source=src.filing_id, first_form=src.form)
+
+
+def facts_of(db: Db, questions: pd.DataFrame, *, as_of: Any = None, mode: str = "as_of") -> pd.DataFrame:
+    """FactStore.facts: facts.facts, and a metric only derived by its formula (free_cash_flow) as fact() derives
+    it for the question's dates (status 'not derivable' where its terms do not give it)."""
+    out = facts.facts(db, questions, as_of=as_of, mode=mode)
+    for i in out.index[out["status"] == "not derivable"]:
+        q = out.loc[i]
+        moment = q["as_of"] if "as_of" in out.columns and pd.notna(q["as_of"]) else as_of
+        start = q["period_start"] if "period_start" in out.columns and pd.notna(q["period_start"]) else None
+        found = fact(db, q["entity"], str(q["concept"]), start=start, end=q["period_end"], as_of=moment, mode=mode)
+        if found is not None:
+            out.loc[i, ["value", "unit", "tag", "filing_id", "form", "accepted_at", "status"]] = [
+                found.value, found.unit, found.concept, found.source, found.form,
+                found.accepted_at.tz_localize(None), "ok"]
+    return out
+
+
+def _label_of(db: Db, entity_id: str, metric: Metric, start: Any, end: Any) -> str:
+    """The fiscal label of a period given by its dates, as the company's figures under the metric's terms place it
+    (a quarter derived from year-to-date figures too); NotFound where none does."""
+    s, e = facts.day(start, "start"), facts.day(end, "end")
+    concepts = [c for r in reported_terms(metric) for c in r.concepts]
+    row = db.one("""SELECT fiscal_period FROM (
+            SELECT fiscal_period, period_start, period_end FROM fiscal_facts(NULL, mode := 'latest', concepts := ?,
+                entity := ?) WHERE kind <> 'instant'
+            UNION ALL SELECT fiscal_period, period_start, period_end FROM quarters_asof(NULL, mode := 'latest',
+                concepts := ?, entity := ?))
+        WHERE fiscal_period IS NOT NULL AND period_end = ? AND period_start IS NOT DISTINCT FROM ? LIMIT 1""",
+                 [concepts, entity_id, concepts, entity_id, e, s])
+    if row is None:
+        raise NotFound(f"{metric.name}: no fiscal period of {entity_id}'s figures runs {s or ''}..{e}")
+    return row[0]
 
 
 def figure(db: Db, entity_id: str, metric: Metric, period: str | None, moment: datetime | None) -> Figure:

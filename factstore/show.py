@@ -4,6 +4,7 @@ for frames only), so the command line can import this module while it builds its
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -30,11 +31,17 @@ def fact_lines(fact: Fact) -> str:
         lines.append(f"  last reported in {fact.form} {fact.source} ({fact.accepted_at:%Y-%m-%d %H:%M:%S} UTC)")
     if fact.derived:
         lines.append(f"  derived: {fact.formula}")
-        lines += [f"    {p['fiscal_period'] or ''} {p['concept']} {p['period_start']}..{p['period_end']} = "
-                  f"{number(p['value'])} ({p['form']} {p['filing_id']}, {p['accepted_at']:%Y-%m-%d %H:%M:%S})"
-                  for p in fact.parts]
+        # (a derived quarter's parts are its figures by fiscal label; a derived metric's, its terms by metric)
+        lines += [f"    {p.get('fiscal_period') or p.get('metric') or ''} {p['concept']} "
+                  f"{p.get('period_start', p.get('start'))}..{p.get('period_end', p.get('end'))} = "
+                  f"{number(p['value'])} ({p['form']} {p['filing_id']}, "
+                  f"{_moment(p['accepted_at']):%Y-%m-%d %H:%M:%S})" for p in fact.parts]
     lines += [f"  warning: {w}" for w in fact.warnings]
     return "\n".join(lines)
+
+
+def _moment(value: datetime | str) -> datetime:
+    return datetime.fromisoformat(value) if isinstance(value, str) else value
 
 
 def frame(df: pd.DataFrame, as_json: bool = False) -> str:

@@ -278,8 +278,9 @@ class FactStore:
         and optional as_of (else the argument); the result is the questions with value, unit (the reporting
         currency first), tag (the concept it was reported under), filing_id, form, accepted_at and status added:
         'ok', or why there is no value ('not in the store', 'unknown metric', 'not yet known at as_of',
-        'not reported', 'not derivable'). A quarter not reported as such is derived as `fact` derives it."""
-        return facts.facts(self.db, questions, as_of=as_of, mode=mode)
+        'not reported', 'not derivable'). A quarter not reported as such, and a metric only derived by its formula
+        (free_cash_flow), are derived as `fact` derives them."""
+        return metrics.facts_of(self.db, questions, as_of=as_of, mode=mode)
 
     def fundamentals(self, entities: str | int | list[str | int], metrics: str | list[str] | None = None, *,
                      dimension: str = "ARQ", as_of: Any = None) -> pd.DataFrame:

@@ -9,7 +9,7 @@ import re
 import pandas as pd
 import pytest
 
-from factstore import facts, vocabulary
+from factstore import facts, show, vocabulary
 from factstore.errors import FactstoreError, NotFound
 from factstore.resources import data_file
 
@@ -114,8 +114,9 @@ def test_facts_speaks_as_fact_does_and_says_why_a_value_is_missing(eight_compani
             ("ZZZZ", "revenue", fy.start, fy.end, now, "not in the store"),
             ("AAPL", "revenu", fy.start, fy.end, now, "unknown metric"),
             ("AAPL", "Revenues", fy.start, fy.end, now, "not reported"),
-            ("AAPL", "free_cash_flow", fy.start, fy.end, now, "not derivable"),
-            ("0001046179", "equity", None, twd.end, now, "ok")]
+            ("AAPL", "free_cash_flow", fy.start + pd.Timedelta(days=1), fy.end, now, "not derivable"),
+            ("0001046179", "equity", None, twd.end, now, "ok"),
+            ("AAPL", "free_cash_flow", fy.start, fy.end, now, "ok")]  # by its formula, as fact() by dates
     q = pd.DataFrame(rows, columns=["entity", "concept", "period_start", "period_end", "as_of", "want"])
     got = s.facts(q.drop(columns="want"))
     assert got["status"].tolist() == q["want"].tolist() and set(facts.STATUSES) == set(q["want"])
@@ -123,6 +124,27 @@ def test_facts_speaks_as_fact_does_and_says_why_a_value_is_missing(eight_compani
     assert got["unit"].tolist()[7] == "TWD" == twd.unit and got["value"].tolist()[7] == twd.value
     assert got["tag"].tolist()[0] == fy.concept and got["accepted_at"].tolist()[0] == fy.accepted_at.tz_localize(None)
     assert got.loc[got["status"] != "ok", "value"].isna().all()
+    fcf = s.fact("AAPL", "free_cash_flow", start=fy.start, end=fy.end)
+    assert got["value"].tolist()[8] == fcf.value == s.fact("AAPL", "free_cash_flow", period="FY2024").value
+
+
+def test_a_derived_metric_by_its_dates_is_its_fiscal_period_and_unknown_before_its_parts(eight_companies):
+    """fact(start=, end=) of a metric only derived by its formula is the fiscal period those dates are (found
+    blind: it raised, asking for a label); a second before its last part is known it is None, not an error; dates
+    that are no fiscal period of the company's are refused, saying so."""
+    s = eight_companies
+    by_label = s.fact("AAPL", "free_cash_flow", period="FY2023", strict=True)
+    by_dates = s.fact("AAPL", "free_cash_flow", start=by_label.start, end=by_label.end, strict=True)
+    assert (by_dates.value, by_dates.fiscal_period, by_dates.formula) == (by_label.value, "FY2023", by_label.formula)
+    printed = show.fact_lines(by_dates)  # what `factstore fact` prints (it raised KeyError on a metric's parts)
+    assert f"derived: {by_label.formula}" in printed and all(f" {p['metric']} {p['concept']} " in printed
+                                                             for p in by_dates.parts)
+    assert s.fact("AAPL", "free_cash_flow", start=by_label.start, end=by_label.end,
+                  as_of=by_label.accepted_at - SECOND) is None
+    q4 = s.fact("AAPL", "gross_margin", period="2024Q4", strict=True)  # its terms are derived quarters
+    assert s.fact("AAPL", "gross_margin", start=q4.start, end=q4.end).value == q4.value
+    with pytest.raises(NotFound, match="no fiscal period"):
+        s.fact("AAPL", "free_cash_flow", start=by_label.start, end=by_label.end - pd.Timedelta(days=3), strict=True)
 
 
 def test_the_macros_take_tickers_names_and_dates_as_text_and_refuse_what_they_cannot_read(eight_companies):
