@@ -195,10 +195,11 @@ def _qualified(db: Db, name: str) -> list[str]:
 
 
 def _wide(long: pd.DataFrame, ttm: bool) -> pd.DataFrame:
-    """One row per date and ticker (in the long frame's order), per concept its value, period end (and TTM)."""
+    """One row per date and ticker (in the long frame's order), per concept its value, unit, period end (and
+    TTM): a TWD figure is never read as USD beside another company's."""
     rows = pd.MultiIndex.from_frame(long[["date", "ticker"]].drop_duplicates())
     names = list(dict.fromkeys(long["concept"]))
-    fields = ["value", "period_end", "ttm"] if ttm else ["value", "period_end"]
+    fields = ["value", "unit", "period_end", "ttm"] if ttm else ["value", "unit", "period_end"]
     wide = long.pivot(index=["date", "ticker"], columns="concept", values=fields)
     wide = wide.reindex(index=rows, columns=[(f, n) for n in names for f in fields])
     wide.columns = [n if f == "value" else f"{n}_{f}" for f, n in wide.columns]

@@ -333,9 +333,9 @@ class FactStore:
         """For each date, ticker and metric or concept the newest fiscal period known strictly before the date (a
         date is 00:00 UTC) with its as-of value, unit, the tag it was reported under, its filing and age_days; a
         metric's newest period across all its tags. period: 'quarter', 'year' or 'ttm'; max_age leaves out older
-        cells (attrs['left_out'] says how many); ttm=True adds the trailing twelve months, wide=True gives a value
-        and period-end column per concept. With dims, the concepts' facts of those dimensions (see `fact`). Any
-        iterables will do; see factstore.feed.panel."""
+        cells (attrs['left_out'] says how many); ttm=True adds the trailing twelve months, wide=True gives a
+        value, unit and period-end column per concept. With dims, the concepts' facts of those dimensions (see
+        `fact`). Any iterables will do; see factstore.feed.panel."""
         return feed.panel(self.db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims, period=period,
                           max_age=max_age)
 

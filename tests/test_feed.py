@@ -165,17 +165,18 @@ def test_wide_pivots_one_value_column_per_concept_as_given(demo):
     dates = ["2021-01-01", "2020-01-01"]
     long = store.panel(tickers, concepts, dates, ttm=True)
     wide = store.panel(tickers, concepts, dates, ttm=True, wide=True)
-    assert wide.columns.tolist() == ["date", "ticker", "NetIncomeLoss", "NetIncomeLoss_period_end",
-                                     "NetIncomeLoss_ttm", "us-gaap:Assets", "us-gaap:Assets_period_end",
-                                     "us-gaap:Assets_ttm"]
+    assert wide.columns.tolist() == ["date", "ticker", "NetIncomeLoss", "NetIncomeLoss_unit",
+                                     "NetIncomeLoss_period_end", "NetIncomeLoss_ttm", "us-gaap:Assets",
+                                     "us-gaap:Assets_unit", "us-gaap:Assets_period_end", "us-gaap:Assets_ttm"]
     assert wide[["date", "ticker"]].values.tolist() == long[["date", "ticker"]].drop_duplicates().values.tolist()
     for row in long.itertuples():
         mine = wide[(wide["date"] == row.date) & (wide["ticker"] == row.ticker)].iloc[0]
         assert mine[row.concept] == row.value and pd.isna(mine[f"{row.concept}_ttm"]) == pd.isna(row.ttm)
         assert mine[f"{row.concept}_period_end"] == row.period_end
+        assert mine[f"{row.concept}_unit"] == row.unit or pd.isna(row.unit) and pd.isna(mine[f"{row.concept}_unit"])
     twice = store.panel(tickers, [*concepts, "Assets"], dates, wide=True)  # two names of one concept
     assert twice.columns.tolist() == ["date", "ticker", *(f"{c}{s}" for c in [*concepts, "Assets"]
-                                                          for s in ("", "_period_end"))]
+                                                          for s in ("", "_unit", "_period_end"))]
     assert twice["Assets"].tolist() == twice["us-gaap:Assets"].tolist() == wide["us-gaap:Assets"].tolist()
 
 
