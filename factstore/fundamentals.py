@@ -5,7 +5,8 @@ per metric, on one time axis.
   the acceptance time of the filing that first reported it (a vintage of the backtest panel, `panel_asof(...,
   events := true)`), and every value is as known then; a metric that filing did not report is missing.
 - MRQ / MRY / MRT (most recent): each period's newest values known at `as_of`, restatements included, never a
-  value accepted after `as_of`; `lastupdated` is the acceptance of the newest value in the row.
+  value accepted after `as_of`; `lastupdated` is the acceptance of the newest value in the row; `warnings` says
+  which value is a quarter derived from parts on different bases (a restated year less a first-reported 9M).
 
 Quarterly (Q), fiscal years (Y) or trailing twelve months (T: four consecutive quarters; a balance as of the
 period's end; an annual filer's fiscal years). Derived metrics (free cash flow, margins, returns on average
@@ -61,7 +62,7 @@ def fundamentals(db: Db, entities: Any, metrics: Any = None, *, dimension: str =
     tickers = pd.DataFrame({"ticker": [str(g) for g in given], "entity_id": entity_ids}).drop_duplicates("ticker")
     out = tickers.merge(rows, on="entity_id")
     columns = ["ticker", "entity_id", "dimension", "calendardate", "datekey", "reportperiod", "fiscal_period",
-               "lastupdated", "accession", "form", "unit", *[m.name for m in chosen]]
+               "lastupdated", "accession", "form", "unit", *[m.name for m in chosen], "warnings"]
     return out.sort_values(["ticker", "reportperiod"], kind="stable")[columns].reset_index(drop=True)
 
 
@@ -90,10 +91,11 @@ def _most_recent(db: Db, entity_ids: list[str], metrics: list[Metric], period: s
     """Per entity, metric, period and unit, the newest value known at the moment (quarters_asof, trailing_quarters,
     or fiscal_facts' years; _rows keeps the unit of the row's currency)."""
     table = ("trailing_quarters" if period == "ttm" else "quarters_asof") + "(?::TIMESTAMP, concepts := ?)"
-    source = (f"""SELECT entity_id, fiscal_period, period_start, period_end, value, unit, accepted_at, filing_id, form
+    source = (f"""SELECT entity_id, fiscal_period, period_start, period_end, value, unit, accepted_at, filing_id, form,
+                      warnings
                   FROM {table} WHERE value IS NOT NULL""" if period != "year" else
               """SELECT entity_id, 'FY' || fiscal_year AS fiscal_period, period_start, period_end, value, unit,
-                     accepted_at, filing_id, form
+                     accepted_at, filing_id, form, []::VARCHAR[] AS warnings
                  FROM fiscal_facts(?::TIMESTAMP, concepts := ?)
                  WHERE value IS NOT NULL AND (kind = 'year' AND fiscal_period = 'FY' || fiscal_year
                        OR kind = 'instant' AND fiscal_period = fiscal_year || 'Q4')""")
@@ -111,7 +113,10 @@ def _most_recent(db: Db, entity_ids: list[str], metrics: list[Metric], period: s
         return long
     # the period first reported: the first report ending then of the metrics asked (not of any concept: a 10-Q's
     # dividend payable at the coming year end is no report of the year)
-    firsts = db.sql("""SELECT entity_id, period_end, min(accepted_at) AS datekey FROM reports
+    firsts = db.sql("""SELECT entity_id, period_end, min(accepted_at) AS datekey,
+            arg_min(filing_id, (accepted_at, filing_id)) AS first_filing, arg_min(form, (accepted_at, filing_id))
+                AS first_form
+        FROM reports
         WHERE entity_id IN (SELECT unnest(?)) AND concept IN (SELECT unnest(?))
           AND (?::TIMESTAMP IS NULL OR accepted_at <= ?::TIMESTAMP)
         GROUP BY ALL""", [entity_ids, [c for m in metrics for c in m.concepts], moment, moment])
@@ -123,7 +128,7 @@ def _rows(db: Db, long: pd.DataFrame, metrics: list[Metric], dim: str) -> pd.Dat
     only in the unit its kind takes in the row: the row's currency, shares or that currency per share)."""
     columns = ["entity_id", "fiscal_period", "period_end", "datekey", "lastupdated", "accession", "form", "unit"]
     if long.empty:
-        return pd.DataFrame(columns=[*columns, "dimension", "calendardate", "reportperiod",
+        return pd.DataFrame(columns=[*columns, "dimension", "calendardate", "reportperiod", "warnings",
                                      *[m.name for m in metrics]])
     long = long.copy()
     long["metric"] = [metrics[int(i) - 1].name for i in long["item"]]
@@ -139,10 +144,18 @@ def _rows(db: Db, long: pd.DataFrame, metrics: list[Metric], dim: str) -> pd.Dat
                        unit=("currency", "first")).reset_index()
     # a period no duration ends on (a balance only): first known with the first of its values
     rows["datekey"] = rows["datekey"].fillna(rows.pop("first"))
-    at_key = long[long["accepted_at"] == long.groupby(KEYS)["accepted_at"].transform("min")]
-    filing = at_key.groupby(KEYS)[["filing_id", "form"]].first().rename(columns={"filing_id": "accession"})
+    # the filing at datekey: the one that first reported the period (as first reported: the row's own)
+    at_key = (long.rename(columns={"first_filing": "accession", "first_form": "form_at_key"}) if "first_filing" in long
+              else long[long["accepted_at"] == long.groupby(KEYS)["accepted_at"].transform("min")].rename(
+                  columns={"filing_id": "accession", "form": "form_at_key"}))
+    filing = at_key.groupby(KEYS)[["accession", "form_at_key"]].first().rename(columns={"form_at_key": "form"})
     values = long.pivot_table(index=KEYS, columns="metric", values="value", aggfunc="first")
     rows = rows.join(filing, on=KEYS).join(values, on=KEYS)
+    # what a value of the row is flagged with (a quarter derived from a restated year and a first-reported 9 months)
+    flagged = long[long["warnings"].map(len) > 0] if "warnings" in long.columns else long.iloc[:0]
+    said = {key: sorted(f"{m}: {w}" for m, ws in zip(g["metric"], g["warnings"], strict=True) for w in ws)
+            for key, g in flagged.groupby(KEYS)}
+    rows["warnings"] = [said.get(tuple(k), []) for k in rows[KEYS].itertuples(index=False)]
     if dim.startswith("AR"):
         rows["lastupdated"] = rows["datekey"]
     for m in metrics:
