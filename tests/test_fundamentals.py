@@ -153,3 +153,19 @@ def test_a_period_is_first_reported_after_it_ends_and_alike_in_every_dimension(t
     for first, recent in (("ARQ", "MRQ"), ("ARY", "MRY")):
         both = tables[first].merge(tables[recent], on=["entity_id", "fiscal_period", "reportperiod"])
         assert len(both) >= 50 and (both["datekey_x"] == both["datekey_y"]).all(), (first, recent)
+
+
+def test_a_value_on_mixed_bases_is_flagged_and_the_accession_is_the_filing_at_datekey(eight_companies, tables):
+    """Apple's 2009Q4 as of 2010-03-01 is the 10-K/A's restated FY2009 less the first-reported 9M: the MRQ row
+    says so, as fact() does (found blind: unflagged); every row's accession is the filing accepted at its
+    datekey."""
+    moment = "2010-03-01"
+    row = eight_companies.fundamentals("AAPL", ["revenue", "net_income"], dimension="MRQ", as_of=moment)
+    q4 = row.set_index("fiscal_period").loc["2009Q4"]
+    fact = eight_companies.fact("AAPL", "revenue", period="2009Q4", as_of=moment)
+    assert q4["revenue"] == fact.value and [w for w in fact.warnings if w.startswith("mixed basis")]
+    assert any(w.startswith("revenue: mixed basis") for w in q4["warnings"])
+    assert list(row.set_index("fiscal_period").loc["2009Q3", "warnings"]) == []
+    accepted = dict(eight_companies.sql("SELECT filing_id, accepted_at FROM filings").itertuples(index=False))
+    for dim, rows in tables.items():
+        assert (rows["accession"].map(accepted) == pd.to_datetime(rows["datekey"])).all(), dim
