@@ -48,8 +48,13 @@ def fundamentals(db: Db, entities: Any, metrics: Any = None, *, dimension: str =
     moment = as_of_timestamp(as_of)
     read = _first_reported if dim.startswith("AR") else _most_recent
     long = read(db, list(dict.fromkeys(entity_ids)), needed, PERIODS[dim[2]], moment)
-    # an annual filer (no quarterly figure of a duration) has no quarters, and its fiscal years are its TTM
-    quarterly = set() if long.empty else set(long.loc[long["period_start"].notna(), "entity_id"].unique())
+    # an annual filer (no quarterly income statement: no 3-month revenue or net income, whichever metrics are
+    # asked; a 20-F's quarterly dividends per share do not count) has no quarters, and its years are its TTM
+    headline = [c for m in ("revenue", "net_income") for c in vocabulary.named(m).concepts]
+    quarterly = {e for (e,) in db.all("""SELECT DISTINCT entity_id FROM reports
+        WHERE entity_id IN (SELECT unnest(?)) AND concept IN (SELECT unnest(?))
+          AND duration_class(period_start, period_end) = 'quarter'
+          AND (?::TIMESTAMP IS NULL OR accepted_at <= ?::TIMESTAMP)""", [entity_ids, headline, moment, moment])}
     annual = [e for e in dict.fromkeys(entity_ids) if e not in quarterly]
     if dim[2] != "Y" and annual:
         long = long[~long["entity_id"].isin(annual)]

@@ -169,3 +169,16 @@ def test_a_value_on_mixed_bases_is_flagged_and_the_accession_is_the_filing_at_da
     accepted = dict(eight_companies.sql("SELECT filing_id, accepted_at FROM filings").itertuples(index=False))
     for dim, rows in tables.items():
         assert (rows["accession"].map(accepted) == pd.to_datetime(rows["datekey"])).all(), dim
+
+
+def test_the_rows_do_not_depend_on_which_metrics_are_asked(eight_companies, tables):
+    """A balance alone gives a quarterly filer its quarters, and an annual filer its years as TTM (found blind: Apple's
+    ARQ of total_assets alone had no row, being taken for an annual filer), with the values the wider ask gives."""
+    for dim in ("ARQ", "MRQ", "ART", "MRT"):
+        alone = eight_companies.fundamentals(TICKERS, ["total_assets"], dimension=dim, as_of=AS_OF)
+        wide = tables[dim]
+        assert set(alone["ticker"]) == set(wide["ticker"]) - ({"0001997711", "0001046179"} if dim.endswith("Q")
+                                                            else set()), dim
+        both = alone.merge(wide, on=["ticker", "fiscal_period", "reportperiod"], suffixes=("", "_wide"))
+        assert len(both) >= len(wide) // 2, dim
+        assert (both["total_assets"].fillna(-1) == both["total_assets_wide"].fillna(-1)).all(), dim
