@@ -94,8 +94,9 @@ MUTANTS: list[Mutant] = [
            "                 r.accepted_at DESC, r.filing_id DESC, r.rank) = 1", "                 r.rank) = 1",
            ("tests/test_metrics.py",)),
     Mutant("an MR row's datekey from any concept ending then", "factstore/fundamentals.py",
-           "WHERE entity_id IN (SELECT unnest(?)) AND concept IN (SELECT unnest(?))",
-           "WHERE entity_id IN (SELECT unnest(?)) AND (concept IN (SELECT unnest(?)) OR true)",
+           "        FROM reports\n        WHERE entity_id IN (SELECT unnest(?)) AND concept IN (SELECT unnest(?))",
+           "        FROM reports\n        WHERE entity_id IN (SELECT unnest(?)) AND (concept IN (SELECT unnest(?)) "
+           "OR true)",
            ("tests/test_fundamentals.py",)),
     Mutant("fundamentals drop the warnings", "factstore/fundamentals.py",
            'flagged = long[long["warnings"].map(len) > 0] if "warnings" in long.columns else long.iloc[:0]',
