@@ -330,14 +330,19 @@ SELECT entity_id,
 FROM known;
 
 -- A batch of questions (a table with question_no, entity, concept, period_start, period_end, as_of) answered
--- at once: each question's fact as known at its own as_of (or first/latest), one row per answered question.
+-- at once: each question's fact as known at its own as_of (or first/latest), one row per answered question. An entity
+-- it cannot read (entity_key) or a name that is no concept (neither qualified nor a stored us-gaap name) is an error
+-- (a metric is a list of concepts: store.facts reads it).
 CREATE OR REPLACE MACRO lookup_asof(questions, mode := 'as_of') AS TABLE
 WITH q AS (
-    SELECT q.question_no, a.entity_id, c.concept, q.period_start::DATE AS period_start,
-        q.period_end::DATE AS period_end, q.as_of::TIMESTAMP AS as_of
-    FROM query_table(questions) q
-    JOIN entity_aliases a ON a.alias = upper(q.entity::VARCHAR)
-    JOIN concepts c ON c.concept = q.concept OR (c.name = q.concept AND c.taxonomy = 'us-gaap')
+    SELECT q.question_no, q.entity_id,
+        CASE WHEN c.concept IS NOT NULL THEN c.concept WHEN contains(q.concept, ':') THEN q.concept
+             ELSE error('lookup_asof: ''' || q.concept || ''' is no concept of the store (a metric: store.facts, '
+                        || 'or concept_keys([''' || q.concept || ''']) for its concepts)') END AS concept,
+        q.period_start, q.period_end, q.as_of
+    FROM (SELECT question_no, entity_key(entity) AS entity_id, concept, period_start::DATE AS period_start,
+              period_end::DATE AS period_end, as_of::TIMESTAMP AS as_of FROM query_table(questions)) q
+    LEFT JOIN concepts c ON c.concept = q.concept OR (c.name = q.concept AND c.taxonomy = 'us-gaap')
 )
 SELECT q.question_no, r.unit,
     CASE WHEN mode = 'first'

@@ -1,8 +1,10 @@
 -- factstore backtest panel, applied after macros.sql: panel_asof(dates_table, concepts, entities := NULL,
 -- mode := 'as_of', items := NULL, period := 'quarter') takes the name of a table or view with a `date` column
--- (DATE, or TIMESTAMP in UTC), a list of qualified concepts, a list of entity_ids (NULL = all), a mode ('first':
+-- (DATE, or TIMESTAMP in UTC), a list of qualified concepts, a list of entity_ids (NULL = all; another name is an
+-- error), a mode ('first':
 -- values as first reported; 'latest': the newest, research only), the item (column) of each concept (NULL: each
--- concept its own; a metric's concepts share one, in priority order: for each period the first one reported) and
+-- concept its own; a metric's concepts share one, in priority order: for each period the newest filing's figure,
+-- within one filing the first concept's) and
 -- the period ('quarter', 'year': fiscal years, 'ttm': the trailing twelve months, a balance as of the newest
 -- quarter), and with events := true, instead of the dates each entity's own vintages (the acceptance times of its
 -- reports and periods), each seeing what was known at it. A date sees only filings accepted strictly before it. The TTM is the sum of the four newest quarters
@@ -30,9 +32,14 @@ WITH panel_dates AS (
     -- each concept with its rank in the list and its item (a concept may stand in several items)
     SELECT unnest(concepts) AS concept, unnest(range(1, len(concepts) + 1)) AS rank,
         unnest(coalesce(items::BIGINT[], range(1, len(concepts) + 1))) AS item
-    -- (a mode or period it cannot read is an error, never an empty or an as_of panel)
+    -- (a mode, period or entity it cannot read is an error, never an empty or an as_of panel)
     WHERE mode_key(mode) IS NOT NULL AND CASE WHEN period IN ('quarter', 'year', 'ttm') THEN true
         ELSE error('period ''' || coalesce(period::VARCHAR, 'NULL') || ''': give quarter, year or ttm') END
+      AND CASE WHEN entities IS NULL OR len(entities) = (SELECT count(*) FROM entities e
+                                                           WHERE list_contains(entities, e.entity_id)) THEN true
+          ELSE error('panel_asof: entities are entity_ids (entity_key(''NVDA'') gives one); not all of '
+                     || array_to_string(entities[:5], ', ') || CASE WHEN len(entities) > 5 THEN ', ...' ELSE '' END
+                     || ' are') END
 ), panel_reports AS (
     SELECT r.*, i.rank, i.item FROM reports r JOIN panel_items i USING (concept)
     WHERE r.entity_id IN (SELECT entity_id FROM panel_entities)

@@ -188,9 +188,26 @@ def test_the_macros_take_tickers_names_and_dates_as_text_and_refuse_what_they_ca
     dates = "(SELECT TIMESTAMP '2024-06-30' AS date)"
     s.sql(f"CREATE OR REPLACE TEMP VIEW panel_dates_t AS {dates}", write=True)
     assert len(s.sql("SELECT * FROM panel_asof('panel_dates_t', ['us-gaap:Revenues'], period := 'year')")) > 0
-    for arg, message in (("mode := 'frist'", typo), ("period := 'yearly'", "give quarter, year or ttm")):
+    for arg, message in (("mode := 'frist'", typo), ("period := 'yearly'", "give quarter, year or ttm"),
+                         ("entities := ['0001045810', 'NVDA']", r"entity_key\('NVDA'\) gives one")):
         with pytest.raises(FactstoreError, match=message):
             s.sql(f"SELECT * FROM panel_asof('panel_dates_t', ['us-gaap:Revenues'], {arg})")
+    # entities are entity_ids, and entity_key gives them from tickers and CIKs (a ticker gave 0 rows, found blind)
+    cells = [s.sql(f"SELECT entity_id, value FROM panel_asof('panel_dates_t', ['us-gaap:Revenues'], "
+                   f"entities := {names}) ORDER BY 1") for names in (
+        "[entity_key('NVDA'), entity_key('aapl')]", "['0001045810', '0000320193']")]
+    assert len(cells[0]) == 2 and cells[0].equals(cells[1])
+    s.sql("CREATE OR REPLACE TEMP TABLE questions_t AS SELECT 1 AS question_no, 'NVDA' AS entity, "
+          "'NetIncomeLoss' AS concept, DATE '2023-01-30' AS period_start, DATE '2024-01-28' AS period_end, "
+          "NULL::TIMESTAMP AS as_of", write=True)
+    answer = s.sql("SELECT v.value AS value FROM lookup_asof('questions_t')")["value"].tolist()
+    assert answer == [s.fact("NVDA", "us-gaap:NetIncomeLoss", start="2023-01-30", end="2024-01-28").value]
+    for column, value, message in (("entity", "'ZZZZ'", "unknown entity 'ZZZZ'"),
+                                   ("concept", "'net_income'", "'net_income' is no concept of the store")):
+        s.sql(f"UPDATE questions_t SET {column} = {value}", write=True)
+        with pytest.raises(FactstoreError, match=message):
+            s.sql("SELECT * FROM lookup_asof('questions_t')")
+        s.sql(f"UPDATE questions_t SET {column} = {'NVDA' if column == 'entity' else 'NetIncomeLoss'!r}", write=True)
 
 
 def test_a_restated_comparative_under_another_tag_counts_from_its_own_second():
