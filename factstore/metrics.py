@@ -124,9 +124,9 @@ def fact(db: Db, entity: str | int, concept: str | list[str], *, start: Any = No
 
 def facts_of(db: Db, questions: pd.DataFrame, *, as_of: Any = None, mode: str = "as_of") -> pd.DataFrame:
     """FactStore.facts: facts.facts, and a metric only derived by its formula (free_cash_flow) as fact() derives
-    it for the question's dates (status 'not derivable' where its terms do not give it)."""
+    it for the question's dates (status 'not derivable' where its terms do not give it, and as first reported)."""
     out = facts.facts(db, questions, as_of=as_of, mode=mode)
-    for i in out.index[out["status"] == "not derivable"]:
+    for i in out.index[out["status"] == "not derivable"] if mode != "first" else []:
         q = out.loc[i]
         moment = q["as_of"] if "as_of" in out.columns and pd.notna(q["as_of"]) else as_of
         start = q["period_start"] if "period_start" in out.columns and pd.notna(q["period_start"]) else None

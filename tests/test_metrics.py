@@ -143,6 +143,10 @@ def test_a_derived_metric_by_its_dates_is_its_fiscal_period_and_unknown_before_i
                   as_of=by_label.accepted_at - SECOND) is None
     q4 = s.fact("AAPL", "gross_margin", period="2024Q4", strict=True)  # its terms are derived quarters
     assert s.fact("AAPL", "gross_margin", start=q4.start, end=q4.end).value == q4.value
+    asked = pd.DataFrame({"entity": ["AAPL"], "concept": ["free_cash_flow"], "period_start": [by_label.start],
+                          "period_end": [by_label.end]})
+    assert s.facts(asked)["value"].tolist() == [by_label.value]
+    assert s.facts(asked, mode="first")["status"].tolist() == ["not derivable"]  # its terms are, as first reported
     with pytest.raises(NotFound, match="no fiscal period"):
         s.fact("AAPL", "free_cash_flow", start=by_label.start, end=by_label.end - pd.Timedelta(days=3), strict=True)
 
