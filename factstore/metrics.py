@@ -155,24 +155,105 @@ def _label_of(db: Db, entity_id: str, metric: Metric, start: Any, end: Any) -> s
     return row[0]
 
 
-def figure(db: Db, entity_id: str, metric: Metric, period: str | None, moment: datetime | None) -> Figure:
-    """The metric for a period label (FY2024, 2024Q4, 2024H1, CY2024; None: the latest period known at the
-    moment) as known at the moment; raises NotFound saying why not."""
+def figure(db: Db, entity_id: str, metric: Metric, period: str | None, moment: datetime | None,
+           mode: str = "as_of") -> Figure:
+    """The metric for a period label as known at the moment (mode 'as_of'), as first reported ('first': reported
+    figures only) or as last restated ('latest'); raises NotFound saying why not. Labels: FY2024, 2024Q4, 2024H1,
+    2024M9, CY2024; TTM2024Q4 (the four fiscal quarters ending 2024Q4) and TTM (the newest four); END:<kind>:<day>
+    (the quarter, half, nine_months or year ending that day); LATEST:quarter or LATEST:year; None: the latest period
+    known at the moment."""
+    if mode == "latest":
+        moment, mode = None, "as_of"
+    if mode == "first" and (metric.formula and not metric.concepts):
+        raise NotFound(f"{metric.name} is derived ({metric.formula}): 'as first reported' is for reported figures; "
+                       f"ask for its parts as first reported")
     if period is None:
-        return _latest(db, entity_id, metric, moment)
+        return _latest(db, entity_id, metric, moment, mode)
+    if period.startswith("TTM"):
+        return _ttm(db, entity_id, metric, period[3:] or None, moment, mode)
+    if period.startswith(("END:", "LATEST:")):
+        label = (_label_ending(db, entity_id, metric, period, moment) if period.startswith("END:")
+                 else _newest(db, entity_id, metric, period[7:], moment))
+        return replace(figure(db, entity_id, metric, label, moment, mode), period=label)
     if metric.concepts:
         try:
             return _calendar(db, entity_id, metric, period, moment) if _CALENDAR.match(period) else _reported(
-                db, entity_id, metric, period, moment)
+                db, entity_id, metric, period, moment, mode=mode)
         except NotFound:
-            if not metric.formula:
+            if not metric.formula or mode == "first":
                 raise
     if not metric.formula:
         raise NotFound(f"{metric.name}: no reported concept or formula answers it from the facts")
     return _derived(db, entity_id, metric, period, moment)
 
 
-def _latest(db: Db, entity_id: str, metric: Metric, moment: datetime | None) -> Figure:
+def _newest(db: Db, entity_id: str, metric: Metric, kind: str, moment: datetime | None) -> str:
+    """The label of the newest fiscal quarter (a year known last stands for its Q4) or year known at the moment."""
+    for m in _reported_metrics(metric):
+        try:
+            concepts = resolve.concepts(db, list(m.concepts))
+        except NotFound:
+            continue
+        row = db.sql("""
+            SELECT fiscal_period, kind FROM fiscal_facts(?::TIMESTAMP, concepts := ?, entity := ?)
+            WHERE fiscal_period IS NOT NULL AND kind IN (?, 'year')
+            ORDER BY period_end DESC, kind = 'quarter' DESC LIMIT 1""", [moment, concepts, entity_id,
+                                                                        "quarter" if kind == "quarter" else "year"])
+        if not row.empty:
+            label, found = str(row["fiscal_period"][0]), str(row["kind"][0])
+            return f"{label[2:]}Q4" if kind == "quarter" and found == "year" else label
+    raise NotFound(f"{metric.name}: no fiscal {kind} reported{_at(moment)}")
+
+
+def _label_ending(db: Db, entity_id: str, metric: Metric, period: str, moment: datetime | None) -> str:
+    """The fiscal label of the period of a kind ending on a day (END:<kind>:<day>): a fourth quarter is the quarter
+    ending with its fiscal year."""
+    _, kind, day = period.split(":", 2)
+    for m in _reported_metrics(metric):
+        try:
+            concepts = resolve.concepts(db, list(m.concepts))
+        except NotFound:
+            continue
+        rows = db.sql("""
+            SELECT DISTINCT fiscal_period, kind FROM fiscal_facts(?::TIMESTAMP, concepts := ?, entity := ?)
+            WHERE fiscal_period IS NOT NULL AND period_end = ?::DATE AND kind IN (?, 'year')""",
+                      [moment, concepts, entity_id, day, kind])
+        for label, found in rows.itertuples(index=False):
+            if found == kind:
+                return str(label)
+            if kind == "quarter":
+                return f"{str(label)[2:]}Q4"
+    raise NotFound(f"{metric.name}: no fiscal {kind.replace('_', ' ')} of the company ends on {day}{_at(moment)}")
+
+
+def _at(moment: datetime | None) -> str:
+    return f" as of {moment:%Y-%m-%d %H:%M:%S} UTC" if moment else ""
+
+
+def _ttm(db: Db, entity_id: str, metric: Metric, quarter: str | None, moment: datetime | None, mode: str) -> Figure:
+    """The trailing twelve months: the sum of the four consecutive fiscal quarters ending with `quarter` (None: the
+    newest quarter known), each as figure() gives it (a fourth quarter derived from the year)."""
+    if quarter is None:
+        quarter = _newest(db, entity_id, metric, "quarter", moment)
+    elif quarter.startswith("END:"):
+        quarter = _label_ending(db, entity_id, metric, quarter, moment)
+    labels = [quarter]
+    while len(labels) < 4:
+        labels.insert(0, period_before(labels[0]))
+    parts = [figure(db, entity_id, metric, label, moment, mode) for label in labels]
+    if any(f.start is None for f in parts) or len({f.unit for f in parts}) > 1 or "/" in parts[0].unit:
+        raise NotFound(f"{metric.name} TTM to {quarter}: the trailing twelve months add up quarters of a flow in one "
+                       f"currency; these are {', '.join(f'{f.period} in {f.unit}' for f in parts)}")
+    gaps = [b.start - a.end for a, b in zip(parts, parts[1:], strict=False)]
+    if any(abs(g.days - 1) > 7 for g in gaps):
+        raise NotFound(f"{metric.name} TTM to {quarter}: the quarters are not consecutive: "
+                       + ", ".join(f"{f.period} {f.start}..{f.end}" for f in parts))
+    return Figure(metric, sum(f.value for f in parts), parts[0].unit, f"TTM{quarter}", parts[0].start, parts[-1].end,
+                  tuple(p for f in parts for p in f.parts), formula=" + ".join(f.period for f in parts),
+                  notes=tuple(dict.fromkeys(n for f in parts for n in f.notes)))
+
+
+def _latest(db: Db, entity_id: str, metric: Metric, moment: datetime | None, mode: str = "as_of") -> Figure:
     """The metric for the newest period known at the moment: the newest fiscal year, quarter or balance-sheet
     date of a reported metric it rests on (a year before a quarter ending the same day), tried in turn."""
     errors = []
@@ -180,7 +261,7 @@ def _latest(db: Db, entity_id: str, metric: Metric, moment: datetime | None) -> 
         if label is None:
             continue
         try:
-            return figure(db, entity_id, metric, label, moment)
+            return figure(db, entity_id, metric, label, moment, mode)
         except NotFound as exc:
             errors.append(str(exc))
     when = f" as of {moment:%Y-%m-%d %H:%M:%S} UTC" if moment else ""
@@ -217,12 +298,12 @@ def operands(metric: Metric) -> tuple[str, str, str]:
 
 
 def _reported(db: Db, entity_id: str, metric: Metric, period: str, moment: datetime | None,
-              dates: tuple[Any, Any] | None = None) -> Figure:
+              dates: tuple[Any, Any] | None = None, mode: str = "as_of") -> Figure:
     """The metric as reported (or a quarter derived from year-to-date figures) for a fiscal label, or for the
     period's exact dates where they are known (cheaper)."""
     concepts = list(metric.concepts)
     fact = (facts.fact(db, entity_id, concepts, start=dates[0], end=dates[1], as_of=moment, strict=True) if dates
-            else facts.fact(db, entity_id, concepts, period=period, as_of=moment, strict=True))
+            else facts.fact(db, entity_id, concepts, period=period, as_of=moment, mode=mode, strict=True))
     notes = [metric.note] if metric.note else []
     notes += [_currency_note(db, entity_id, fact.unit, w) if w.startswith("also reported in") else w
               for w in fact.warnings]

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from factstore.db import Db
 
 ALIASES_FILE = data_file("aliases.csv")
+COMMON_WORDS_FILE = data_file("common_words.txt")
 LEGAL_SUFFIXES = frozenset({"inc", "incorporated", "corp", "corporation", "co", "cos", "company", "companies",
                             "ltd", "limited", "plc", "sa", "nv", "ag", "se", "llc", "lp", "llp", "holdings",
                             "holding", "group"})
@@ -89,6 +90,18 @@ def acronyms(name: str) -> set[str]:
 def code(text: str) -> str:
     """A ticker as the index keeps it: upper case, share class after a dash ('brk.b' -> 'BRK-B')."""
     return re.sub(r"[./]", "-", text.strip().upper())
+
+
+@cache
+def common_words() -> frozenset[str]:
+    """Words of either language that name a company in a question only when written as a name: the function
+    words, the words of the metric vocabulary ('ventas', 'revenue') and data/common_words.txt ('target')."""
+    from factstore.vocabulary import load_metrics
+
+    with COMMON_WORDS_FILE.open(encoding="utf-8") as f:
+        listed = {w for line in f if not line.startswith("#") for w in name_words(line)}
+    vocabulary = {w for m in load_metrics() for phrase in m.words for w in name_words(phrase)}
+    return frozenset(listed | vocabulary | tokenize.FUNCTION_WORDS)
 
 
 @dataclass(frozen=True)
@@ -173,14 +186,33 @@ class Names:
         for a, owners in named_codes.items():  # an acronym counts only where it fits one company
             if len(owners) == 1 and self._codes.get(a, owners) == owners:
                 self._codes[a] = owners
+        curated: dict[str, set[int]] = {}
         for alias in curated_aliases() if aliases is None else aliases:
             key = " ".join(name_words(alias.alias))
             if alias.cik in self._ciks:
                 for i in self._ciks[alias.cik]:
                     self._add_key(key, i, typos=True)
+                    curated.setdefault(key, set()).add(i)
             else:
                 self._absent.setdefault(key, f"{alias.company} (CIK {alias.cik})")
+        self._keys.update(curated)  # a curated alias outranks a former or predecessor filer's name ('Google')
+        self._capital_only = self._first_words()
         self._longest = max((len(k.split()) for k in (*self._keys, *self._absent)), default=0)
+
+    def _first_words(self) -> set[str]:
+        """A name's first word alone ('Quillmark' for 'Quillmark Software, Inc.') where no other company's name
+        starts with it, it is no key already and no common word: found only when capitalized in a question."""
+        firsts: dict[str, set[int]] = {}
+        for i, e in enumerate(self.entities):
+            for name in (e.name, *e.aliases):
+                core = core_words(filer_words(name))
+                if len(core) > 1 and len(core[0]) >= 4 and core[0].isalpha():
+                    firsts.setdefault(core[0], set()).add(i)
+        common = common_words()
+        out = {w for w, owners in firsts.items() if len(owners) == 1 and w not in self._keys and w not in common}
+        for w in out:
+            self._keys[w] = firsts[w]
+        return out
 
     def _add_key(self, key: str, i: int, *, typos: bool = False) -> None:
         if key:
@@ -276,10 +308,14 @@ class Names:
 
     def _name_matches(self, question: str, words: list[tuple[str, int, int, bool]]) -> list[_Match]:
         out = []
+        common = common_words()
         for i in range(len(words)):
             for n in range(min(self._longest, len(words) - i), 0, -1):
                 key = " ".join(w for w, *_ in words[i:i + n])
                 start, end = words[i][1], words[i + n - 1][2]
+                if key in self._keys and (key in self._capital_only and not words[i][3] or set(key.split()) <= common
+                                          and not _as_name(question, words, i, n)):
+                    continue
                 if key in self._keys:
                     out.append(_Match(start, end, _span(question, start, end), frozenset(self._keys[key])))
                     break
@@ -290,9 +326,12 @@ class Names:
 
     def _code_matches(self, question: str, tokens: list[tuple[int, int, str]]) -> list[_Match]:
         out = []
+        common = common_words()
         for s, e, t in tokens:
             written = _POSSESSIVE.sub("", t).strip(_EDGE).rstrip(".")
-            if _in_capitals(written) and (found := self._codes.get(code(written))):
+            lower = written.islower() and written.isalpha() and len(written) >= 3 and written not in common and (
+                code(written) not in NOT_TICKERS_IN_TEXT)  # 'nvda'; never 'rev' or 'snow'
+            if (_in_capitals(written) or lower) and (found := self._codes.get(code(written))):
                 out.append(_Match(s, e, written, frozenset(found)))
         for m in _CIK_IN_TEXT.finditer(question):
             cik = int(m.group(1) or m.group(2))
@@ -327,10 +366,19 @@ class Names:
         candidates: set[str] = set()
         for d in _deletions(key):
             candidates |= self._deletes.get(d, set())
-        return {k for k in candidates if _one_edit(key, k)}
+        return {k for k in candidates if one_edit(key, k)}
 
     def _entities(self, found: Iterable[int]) -> list[Entity]:
         return [self.entities[i] for i in sorted(found)]
+
+
+def _as_name(question: str, words: list[tuple[str, int, int, bool]], i: int, n: int) -> bool:
+    """Whether words[i:i+n] of a question are written as a name: capitalized past the first word, followed by a
+    possessive or a legal suffix, or the whole question."""
+    start, end = words[i][1], words[i + n - 1][2]
+    after = question[end:end + 2]
+    return ((words[i][3] and i > 0) or after[:1] in ("'", "’") or (i + n < len(words) and words[i + n][0] in
+            LEGAL_SUFFIXES) or not re.sub(r"\W", "", question[:start] + question[end:]))
 
 
 def _in_capitals(written: str) -> bool:
@@ -354,7 +402,7 @@ def _deletions(key: str) -> set[str]:
     return {key} | {key[:i] + key[i + 1:] for i in range(len(key))}
 
 
-def _one_edit(a: str, b: str) -> bool:
+def one_edit(a: str, b: str) -> bool:
     """Whether b is a (one insertion, deletion, substitution or swap of neighbours) away: Damerau distance 1."""
     if a == b or abs(len(a) - len(b)) > 1:
         return False

@@ -13,7 +13,8 @@ import duckdb
 import pandas as pd
 
 from factstore import facts, feed, fundamentals, load, metrics, publishing, resolve, write
-from factstore.ask.route import Answer, ask
+from factstore.ask.parse import Reading
+from factstore.ask.route import Answer, ask, explain
 from factstore.db import Db, open_db
 from factstore.facts import MODES, Fact
 from factstore.loaders.batch import Batch, LoadReport
@@ -325,6 +326,11 @@ class FactStore:
         cited passages from the text index; 'unanswerable' with the reason where the data cannot answer.
         `as_of` (or a moment named in the question; the argument wins) applies to facts and text."""
         return ask(self.db, question, as_of=as_of, k=k)
+
+    def parse(self, question: str) -> Reading:
+        """How `ask` reads a question, without answering: companies, metric, periods, as-of moment, mode, and the
+        words each part took (`words`) or none did (`unread`); `.line()` says it in one line."""
+        return explain(self.db, question)
 
     # ----------------------------------------------------------------- backtest feed
     def panel(self, tickers: list[str | int], concepts: list[str], dates: list[Any], *, ttm: bool = False,

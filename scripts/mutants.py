@@ -25,6 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 QUARTERS = ("tests/test_facts_quarters.py",)
 FSDS = "tests/test_fsds.py"
+READING = ("tests/test_ask_reading.py",)
+BANK = ("tests/test_ask_bank.py",)
 
 
 @dataclass(frozen=True)
@@ -372,6 +374,50 @@ MUTANTS: list[Mutant] = [
            "f.concept || coalesce('|' || d.dims, '') AS concept", "f.concept AS concept", (FSDS,)),
     Mutant("a dimension's axis keeps its 'Axis' suffix", "factstore/loaders/fsds.py",
            'name = name.removesuffix("Axis")', "name = name", (FSDS,)),
+    # --- questions read whole (factstore/ask/parse.py, route.py, names.py, metrics.py: issue #25)
+    Mutant("unread words dropped", "factstore/ask/route.py",
+           "    if p.unread and p.metric and (p.entities or p.periods or p.as_of):",
+           "    if False:", BANK),
+    Mutant("a month as-of at its last day", "factstore/ask/parse.py",
+           "        found.append(datetime(int(m.group(2)), _MONTHS[m.group(1)], 1))",
+           "        found.append(datetime(int(m.group(2)), _MONTHS[m.group(1)], 28))", READING),
+    Mutant("'end of 2023' after the year", "factstore/ask/parse.py",
+           "        found.append(datetime(int(m.group(1)), 12, 31))",
+           "        found.append(datetime(int(m.group(1)) + 1, 1, 1))", READING),
+    Mutant("a weak lead is a moment without a period", "factstore/ask/parse.py",
+           "        if dated:\n            as_of = moment", "        if True:\n            as_of = moment", READING),
+    Mutant("TTM beside a year taken as the newest TTM", "factstore/ask/parse.py",
+           "        if len(ttm) == 1 and found == quarters and len(quarters) <= 1:",
+           "        if len(ttm) == 1:", READING),
+    Mutant("a qualifier taken for a part of the company", "factstore/ask/parse.py",
+           "        if found_part and not set(found_part[0].split()) & _QUALIFIERS:",
+           "        if found_part:", READING),
+    Mutant("any one-edit slip of a filler word read past", "factstore/ask/parse.py",
+           "for f in filler if len(f) == len(word) and sorted(f) == sorted(word) and one_edit(word, f))",
+           "for f in filler if len(f) >= 3 and one_edit(word, f))", READING),
+    Mutant("a mode word dropped", "factstore/ask/parse.py",
+           'mode = next((m for pattern, m in _MODE if taken.find(pattern, "mode")), "as_of")',
+           'mode = "as_of"', READING),
+    Mutant("two periods: the first answered", "factstore/ask/route.py",
+           "    if len(p.periods) > 1 and p.metric and not p.growth:", "    if False:", BANK),
+    Mutant("a mixed-basis quarter stated in ask", "factstore/ask/route.py",
+           "    if mixed:  # a quarter derived", "    if False:  # a quarter derived", BANK),
+    Mutant("a common word is a name in lower case", "factstore/names.py",
+           "and not words[i][3] or set(key.split()) <= common",
+           "and not words[i][3] or False and set(key.split()) <= common", READING),
+    Mutant("a predecessor's name as good as a curated alias", "factstore/names.py",
+           "        self._keys.update(curated)  # a curated alias outranks",
+           "        # a curated alias outranks", READING),
+    Mutant("a lower-case word taken for a ticker", "factstore/names.py",
+           "and len(written) >= 3 and written not in common and (", "and len(written) >= 3 and (", READING),
+    Mutant("TTM of three quarters", "factstore/metrics.py", "    while len(labels) < 4:", "    while len(labels) < 3:",
+           BANK),
+    Mutant("a period by its end date off by a day", "factstore/metrics.py",
+           "WHERE fiscal_period IS NOT NULL AND period_end = ?::DATE AND kind IN (?, 'year')\"\"\",",
+           "WHERE fiscal_period IS NOT NULL AND period_end = ?::DATE + 1 AND kind IN (?, 'year')\"\"\",", BANK),
+    Mutant("'as first reported' answered as known now", "factstore/metrics.py",
+           "else facts.fact(db, entity_id, concepts, period=period, as_of=moment, mode=mode, strict=True))",
+           "else facts.fact(db, entity_id, concepts, period=period, as_of=moment, strict=True))", BANK),
 ]
 
 

@@ -77,7 +77,7 @@ def questions(draw, data):
     return tickers, concepts, dates, draw(st.sampled_from(["as_of", "as_of", "first", "latest"]))
 
 
-@budget(20, 60)
+@budget(10, 60)
 def test_every_cell_equals_the_oracle_and_uses_no_later_filing(demo, brute, examples):
     data, store = demo
     seen: Counter = Counter()
@@ -108,7 +108,8 @@ def test_every_cell_equals_the_oracle_and_uses_no_later_filing(demo, brute, exam
             seen["ttm"] += want["ttm"] is not None
 
     agree()
-    assert seen["derived"] >= 10 and seen["reported"] >= 20 and seen["ttm"] >= 20, seen
+    scale = examples / 20  # the floors of twenty examples, in proportion
+    assert seen["derived"] >= 10 * scale and seen["reported"] >= 20 * scale and seen["ttm"] >= 20 * scale, seen
 
 
 def test_an_amendment_moves_the_value_from_the_first_date_after_its_acceptance(demo):
@@ -270,7 +271,7 @@ def _reported(store, metrics: list[str]) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("period", ["quarter", "year"])
-@budget(15, 60, "sampled")
+@budget(8, 60, "sampled")
 def test_a_metric_cell_is_its_newest_period_under_any_tag_and_what_fact_gives(eight_companies, period, sampled):
     s = eight_companies
     ids = s.sql("SELECT entity_id FROM entities ORDER BY 1")["entity_id"].tolist()
@@ -323,7 +324,7 @@ def test_a_ttm_panel_and_max_age(eight_companies):
 
 
 @pytest.mark.parametrize("period", ["quarter", "year"])
-@budget(8, 25, "cells")
+@budget(4, 25, "cells")
 def test_a_derived_metric_cell_is_its_formula_over_its_terms_cells(eight_companies, period, cells):
     s = eight_companies
     args = (["AAPL", "NVDA", "0001318605", "0001046179"], pd.date_range("2016-03-31", "2026-03-31", freq="QE"))

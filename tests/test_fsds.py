@@ -120,6 +120,7 @@ def test_loading_again_adds_nothing_from_a_folder_or_the_zip(fsds, tmp_path):
                                       store.sql("SELECT * EXCLUDE (source) FROM filings"))
 
 
+@pytest.mark.slow
 def test_a_zip_of_two_quarters_loads_each_as_its_folder_does(fsds, tmp_path):
     """Members of two quarters share their names (2009q3/num.txt, 2010q2/num.txt): each quarter is loaded, in its
     own transaction, exactly as its folder loads."""
@@ -321,6 +322,7 @@ def test_missing_columns_and_files_are_refused(fsds, tmp_path):
 
 
 # ----------------------------------------------------------------- CLI and ask
+@pytest.mark.slow
 def test_cli_loads_fsds_and_answers_with_dims(fsds, tmp_path):
     db = str(tmp_path / "f.duckdb")
 
@@ -426,7 +428,7 @@ def _reports(subs: list[list[str]], nums: list[list[str]]) -> list[oracle.Report
     return out
 
 
-@served_budget(4, 12)
+@served_budget(3, 12)
 def test_dimensional_facts_and_quarters_agree_with_brute_force(blank_store, how, examples, tmp_path_factory):
     """fact(dims=...) at exact periods, quarters(dims=...) (Q4 = FY - 9M of the same dimensions) and panel(dims=...)
     cells (with TTM) as of random moments, in either spelling of the dimensions, against the oracle over the raw

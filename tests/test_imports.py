@@ -110,3 +110,19 @@ def test_each_public_method_of_the_face_is_one_call():
             if not isinstance(call, ast.Call) and not isinstance(call, ast.Attribute):
                 thick.append(node.name)
     assert thick == []
+
+
+def test_the_question_banks_oracle_imports_nothing_of_ours():
+    """factstore/evaluate/bank.py writes questions and their answers from the raw JSON: an oracle that imported the
+    engine would agree with it by construction."""
+    path = PACKAGE / "evaluate" / "bank.py"
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            names.add("." * node.level + (node.module or ""))
+    assert names and not [n for n in names if n.startswith(("factstore", "."))], sorted(names)
+    assert {n.split(".")[0] for n in names} <= {"__future__", "argparse", "collections", "csv", "dataclasses",
+                                                "datetime", "decimal", "json", "math", "pathlib", "random", "re",
+                                                "sys", "typing", "functools", "itertools", "bisect"}, sorted(names)

@@ -17,11 +17,11 @@ from factstore.names import (
     Alias,
     Entity,
     Names,
-    _one_edit,
     acronyms,
     core_words,
     filer_words,
     name_words,
+    one_edit,
 )
 from tests.helpers import FOUR_COMPANIES, submissions_for
 
@@ -71,14 +71,14 @@ WORDS = st.text(alphabet="abcde ", min_size=0, max_size=8)
 
 @settings(deadline=None, max_examples=300)
 @given(WORDS, WORDS)
-def test_one_edit_is_distance_one(a, b):
-    assert _one_edit(a, b) == (_osa(a, b) == 1)
+def testone_edit_is_distance_one(a, b):
+    assert one_edit(a, b) == (_osa(a, b) == 1)
 
 
 @settings(deadline=None, max_examples=100)
 @given(st.lists(st.text(alphabet="abcd", min_size=5, max_size=7), min_size=1, max_size=6, unique=True),
        st.text(alphabet="abcd", min_size=5, max_size=7))
-def test_typo_index_finds_every_name_one_edit_away(names, query):
+def test_typo_index_finds_every_nameone_edit_away(names, query):
     index = Names([Entity(n.capitalize()) for n in names], aliases=[])
     assert index._near(query) == {n for n in names if _osa(query, n) == 1}
 

@@ -246,12 +246,12 @@ def test_a_reader_process_never_errs_while_another_loads_and_publishes(tmp_path)
 
 def test_real_questions_get_the_same_answers_from_a_snapshot(real, built, tmp_path):
     """Apple, NVIDIA, Alphabet and TSMC (facts and 10-K text), asked the way analysts ask, live and published."""
-    questions = real_questions(real).groupby("type", group_keys=False).head(2)
+    questions = real_questions(real).groupby("type", group_keys=False).head(1)
     with factstore.open(built("load-real")) as live:  # a copy of its own, as load_real leaves it
         live.publish(tmp_path / "pub")
         with factstore.open(tmp_path / "pub") as snap:
             got = [evaluate_real(s, questions, progress=False) for s in (live, snap)]
-    assert len(got[0]) == len(questions) >= 6 and got[0]["right"].mean() > 0.8
+    assert len(got[0]) == len(questions) >= 3 and got[0]["right"].mean() > 0.8
     pd.testing.assert_frame_equal(*got)
 
 
@@ -327,6 +327,7 @@ def test_what_killed_publishes_left_is_removed_by_the_next(small_store, tmp_path
         [".keep", *(s.name for s in snapshots(target))]) and done.snapshot in snapshots(target)
 
 
+@pytest.mark.slow
 def test_two_publishers_on_one_target_take_turns(tmp_path):
     """Two stores publishing into one target from two threads, pruning to one: every publish succeeds and the
     target ends with its current snapshot whole and readable."""

@@ -241,6 +241,7 @@ def test_clients_in_one_process_share_one_window(sec, tmp_path):
     assert len(sec.log) == 24 and most_in_window(sent[first] + sent[second], 1.0) <= 10
 
 
+@pytest.mark.slow
 def test_clients_of_different_rates_still_share_ten_a_second(sec, tmp_path):
     """A default client and one allowed 9 a second sent 19 requests in one second when each rate had a
     window of its own; with a third allowed 3, together they keep to 10, and each to its own rate."""

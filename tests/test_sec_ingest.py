@@ -64,6 +64,7 @@ def cli(sec: SecServer, tmp_path: Path, *args: str) -> int:
                  "--db", str(tmp_path / "store.duckdb")])
 
 
+@pytest.mark.slow
 def test_faults_on_the_way_leave_exactly_the_files_as_recorded(sec, real, tmp_path):
     sec.fail(f"/api/xbrl/companyfacts/{AAPL}", "429", "truncate", "500")
     sec.fail(f"/submissions/{TSLA}", "drop", "malformed")
@@ -78,6 +79,7 @@ def test_faults_on_the_way_leave_exactly_the_files_as_recorded(sec, real, tmp_pa
     assert {e.user_agent for e in sec.log} == {UA}
 
 
+@pytest.mark.slow
 def test_a_company_whose_file_never_arrives_whole_loads_nothing_and_a_rerun_finishes(sec, real, tmp_path, capsys):
     sec.fail(f"/api/xbrl/companyfacts/{NVDA}", "malformed", "malformed", "malformed")
     assert cli(sec, tmp_path, "fetch", "companyfacts", "--ticker", "AAPL", "--ticker", "NVDA") == 1
@@ -265,6 +267,7 @@ def test_bulk_zip_is_downloaded_through_the_client(real, tmp_path):
         assert snapshot(store) == snapshot(no_subs)
 
 
+@pytest.mark.slow
 def test_killed_bulk_load_resumes_to_the_same_store(bulk, bulk_oracle, tmp_path):
     facts, subs = bulk
     db = tmp_path / "killed.duckdb"
@@ -369,7 +372,7 @@ def small_oracles(real):
     return out
 
 
-@budget(6, 12)
+@budget(3, 12)
 def test_whatever_the_faults_the_store_holds_exactly_the_companies_that_arrived_whole(real, small_oracles, examples,
                                                                                      tmp_path_factory):
     @settings(**hypothesis_budget(examples, 12), deadline=None)

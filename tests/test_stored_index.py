@@ -121,7 +121,7 @@ def test_index_tables_are_written_with_the_chunks(stored):
     assert len(tf) > 0 and (tf.sum(axis=1) > 0).all()
 
 
-@pytest.mark.parametrize("mode", ["read_only", "write"])
+@pytest.mark.parametrize("mode", ["read_only", pytest.param("write", marks=pytest.mark.slow)])
 def test_a_later_process_searches_the_stored_index_as_is(stored, mode, tmp_path):
     path = tmp_path / "copy.duckdb"
     shutil.copyfile(stored, path)

@@ -15,7 +15,7 @@ from factstore.demo.data import generate
 from tests.helpers import budget
 
 # 8 threads x 500 calls each under the slow marker; x 5 in the default run (FACTSTORE_THREAD_CALLS: another number)
-THREADS, CALLS = 8, int(os.environ.get("FACTSTORE_THREAD_CALLS", 5))
+THREADS, CALLS = 8, int(os.environ.get("FACTSTORE_THREAD_CALLS", 2))
 
 
 @pytest.fixture(scope="module")
@@ -132,6 +132,7 @@ def test_threads_loading_and_reading_one_store(tmp_path):
     store.close()
 
 
+@pytest.mark.slow  # (a minute of the default run; tests/README: moved to the slow set)
 def test_searches_racing_loads_of_documents_never_err_and_never_keep_a_stale_index(tmp_path):
     """Threads search while others load filings' documents into the same store object (each load chunks its new
     documents into the stored index): no search errs or returns a hit another search could not slice, and once

@@ -1,5 +1,14 @@
-"""Question understanding, in English and Spanish: which companies or funds, which metric, which
-periods, as of when, and whether it asks for a growth or a comparison."""
+"""Question understanding, in English and Spanish: a question is read into a `Reading` (companies, metric,
+periods, as-of moment, mode, part of the company, growth, comparison, restatement), each part recording the words
+it consumed. Words left over that could change the answer (a number, a month, a period or mode word, a word
+modifying the metric) are kept in `unread`: a question about figures with unread words is refused, never answered
+with the figure of another question.
+
+Periods are labels: FY2024, 2024Q2, 2024H1, 2024M9, CY2024; TTM2025Q2 (the four quarters ending 2025Q2) and TTM
+(the newest four known); END:<kind>:<date> (the quarter, half, nine months or year ending that day); LATEST:<kind>
+(the newest quarter or year known). An as-of date means 00:00 UTC of that day, a month its first instant, "end of
+2023" 2023-12-31 00:00 UTC: never later than what was asked.
+"""
 
 from __future__ import annotations
 
@@ -7,58 +16,179 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
-from factstore.names import Entity, Found, Names, acronyms, name_words
+from factstore.names import Entity, Found, Names, acronyms, name_words, one_edit
 from factstore.text import tokenize
 from factstore.text.tokenize import normalize
 from factstore.vocabulary import Metric
 
+_WORD = r"\w+(?:[&+]\w+)*"  # a word of a question or a metric: 'r&d' and 'i+d' are one, 'long-term' two
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "primer": 1, "primero": 1, "segundo": 2,
              "tercer": 3, "tercero": 3, "cuarto": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _MONTHS = {"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
            "september": 9, "october": 10, "november": 11, "december": 12, "enero": 1, "febrero": 2,
            "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "agosto": 8, "septiembre": 9,
-           "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12}
-_MONTH = "|".join(_MONTHS)
+           "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4,
+           "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12, "ene": 1, "abr": 4,
+           "ago": 8, "dic": 12}
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _YEAR = r"((?:19|20)\d{2})"
-_AS_OF_LEAD = (r"(?:as of|as at|as known on|known on|known at|at the date of|a fecha de|a dia|conocido el|"
-               r"conocida el|segun lo conocido el|al)")
-_OF = r"(?:of\s+|de\s+|del\s+)?"
-_DATE = (rf"(\d{{4}}-\d{{2}}-\d{{2}}(?:[ t]\d{{2}}:\d{{2}}(?::\d{{2}})?)?|\d{{1,2}}/\d{{1,2}}/\d{{4}}"
-         rf"|\d{{1,2}} de (?:{_MONTH}) de \d{{4}}|(?:{_MONTH}) \d{{1,2}},? \d{{4}}|\d{{1,2}} (?:{_MONTH}) \d{{4}})")
+_YY = r"((?:19|20)?\d{2})"  # a year of two digits or four ('fy25', '2q24')
+_DAY = (rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}/\d{{4}}|\d{{1,2}} de (?:{_MONTH})\.? de(?:l)? \d{{4}}"
+        rf"|(?:{_MONTH})\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}|\d{{1,2}} (?:{_MONTH})\.?,? \d{{4}})")
+_DATE = rf"({_DAY}(?:[ t]\d{{2}}:\d{{2}}(?::\d{{2}})?(?: ?utc| ?z)?)?)"
+_AS_OF_LEAD = (r"(?:as of|as at|as known on|as known at|as known|known on|known at|known as of|at the date of|"
+               r"a fecha de|a dia|a dia de|conocido el|conocida el|conocido a|conocida a|segun lo conocido el|"
+               r"segun lo conocido a|segun lo publicado hasta el|segun lo publicado a|hasta el)")
+_WEAK_LEAD = r"(?:a|al|on|at|by)"  # 'a 31/12/2024', 'on 2024-06-30': an as-of moment only beside a period named
 _AS_OF = re.compile(rf"\b{_AS_OF_LEAD}\s+(?:el\s+|the\s+)?{_DATE}")
-_FISCAL = r"(?:fiscal\s+(?:year\s+)?|fy\s*|ejercicio\s+(?:fiscal\s+)?|ano\s+(?:fiscal\s+)?)?"  # "Q4 of fiscal 2025"
-_QUARTER_PATTERNS = [
-    re.compile(rf"\bq([1-4])\s*(?:of\s+|de\s+|del\s+)?(?:the\s+|el\s+)?{_FISCAL}{_YEAR}\b"),
-    re.compile(rf"\b{_YEAR}\s*-?\s*q([1-4])\b"),
-    re.compile(rf"\b([1-4])\s*(?:q|t|tr|trim)\s*(?:de\s+|del\s+)?(?:el\s+)?{_FISCAL}{_YEAR}\b"),
-    re.compile(rf"\bt([1-4])\s*(?:de\s+|del\s+)?(?:el\s+)?{_FISCAL}{_YEAR}\b"),
-    re.compile(rf"\b(first|second|third|fourth|1st|2nd|3rd|4th) (?:fiscal )?quarter {_OF}(?:the\s+)?{_FISCAL}"
-               rf"{_YEAR}\b"),
-    re.compile(rf"\b(primer|primero|segundo|tercer|tercero|cuarto) trimestre (?:fiscal )?{_OF}(?:el\s+)?{_FISCAL}"
-               rf"{_YEAR}\b"),
+_AS_OF_MONTH = re.compile(rf"\b(?:as of|as at|as known in|known in|a|hasta|a fecha de|segun lo conocido en)\s+"
+                          rf"(?:(?:principios|inicios) de\s+)?({_MONTH})\.?,?\s+(?:de(?:l)?\s+)?{_YEAR}\b")
+_AS_OF_END = re.compile(rf"\b(?:as of|as at|as known at|segun lo conocido a|conocido a|hasta)\s+"
+                        rf"(?:the\s+)?(?:end|close|finales|fin|cierre)\s+"
+                        rf"(?:of\s+|de(?:l)?\s+)?(?:calendar\s+|ano\s+)?{_YEAR}\b")
+_AT_END = re.compile(rf"\b{_WEAK_LEAD}\s+(?:the\s+)?(?:end|close|finales|fin|cierre)\s+(?:of\s+|de(?:l)?\s+)?"
+                     rf"(?:calendar\s+|ano\s+)?{_YEAR}\b")  # 'at the end of 2009', 'al cierre de 2024': beside a period
+_AT_DAY = re.compile(rf"\b{_WEAK_LEAD}\s+(?:el\s+|the\s+)?{_DATE}")
+_AT_FILING = re.compile(r"\b(?:at the time of|when .{0,30}? filed|al publicar|cuando se publico|en el momento de)\s+"
+                        r"(?:the\s+|its\s+|el\s+|su\s+)?(10-k|10-q|20-f|annual report|informe anual)\b")
+_MODE = [
+    (re.compile(r"\b(?:as|when)?\s*(?:originally|first|initially)\s+(?:reported|published|filed|stated)\b|"
+                r"\b(?:tal\s+)?(?:y\s+)?como\s+se\s+(?:publico|reporto|informo|presento)(?:\s+(?:originalmente|"
+                r"inicialmente|por primera vez|en su momento))?|"
+                r"\bsegun se (?:publico|reporto|informo)(?:\s+(?:por primera vez|originalmente|inicialmente))?|"
+                r"\b(?:publicad[oa]s?|reportad[oa]s?)\s+"
+                r"(?:originalmente|inicialmente|por primera vez)\b|\boriginal(?:ly)?\s+reported\b"), "first"),
+    (re.compile(r"\b(?:as\s+)?(?:restated|revised|as currently reported)\b|\b(?:latest|most recent|newest|current)"
+                r"\s+(?:figure|value|number|version|restated figure|cifra)\b|\bsegun la ultima cifra\b|"
+                r"\b(?:reexpresad[oa]s?|cifra mas reciente|ultima cifra)\b|\b(?:according to|per|as per|on|by)\s+the\s+"
+                r"(?:latest|most recent|newest|current)\s+(?:figures?|data|numbers|filings?|values?)\b|"
+                r"\bsegun\s+(?:las?|los)\s+(?:ultim[oa]s?|mas recientes?)\s+(?:cifras?|datos)(?:\s+disponibles?)?\b"),
+     "latest"),
 ]
-_HALF = [re.compile(rf"\b(?:first half|h1|1h|primer semestre|1s|s1)\s*(?:of\s+|de\s+|del\s+)?(?:fiscal\s+)?{_YEAR}\b"),
-         re.compile(rf"\b{_YEAR}\s*h1\b")]
-_NINE = re.compile(rf"\b(?:nine months|first nine months|9m|nueve meses|primeros nueve meses)\s*{_OF}{_YEAR}\b")
+_RESTATED = re.compile(r"\b(?:ever\s+)?(?:restated?|revised|reexpresad[oa]s?|revisad[oa]s?|corregid[oa]s?)\b|"
+                       r"\bchange(?:d)?\s+between\s+filings\b|\bcambio\s+entre\s+(?:informes|presentaciones)\b")
+_RESTATEMENT_QUESTION = re.compile(r"^\s*(?:was|were|has|have|did|se\s+|fue|fueron|ha\s+sido|how\s+did)\b|"
+                                   r"\b(?:ever|alguna vez|between filings|entre (?:informes|presentaciones))\b")
+_FISCAL = r"(?:fiscal\s+(?:year\s+)?|fy\s*'?|ejercicio\s+(?:fiscal\s+)?|ano\s+(?:fiscal\s+)?)?"
+_OF = r"(?:of\s+|de\s+|del\s+|in\s+|en\s+)?(?:the\s+|el\s+)?"
+_Q_WORD = r"(first|second|third|fourth|1st|2nd|3rd|4th)"
+_T_WORD = r"(primer|primero|segundo|tercer|tercero|cuarto)"
+_QUARTER_PATTERNS = [  # (pattern, group of the quarter, group of the year)
+    (re.compile(rf"\bq([1-4])\s*(?:of\s+|de\s+|del\s+)?(?:the\s+|el\s+)?{_FISCAL}{_YY}\b"), 1, 2),
+    (re.compile(rf"\b{_FISCAL}{_YEAR}\s*-?\s*q([1-4])\b"), 2, 1),
+    (re.compile(rf"\bfy\s*'?{_YY}\s*-?\s*q([1-4])\b"), 2, 1),
+    (re.compile(rf"\b([1-4])\s*(?:q|t|tr|trim)\s*(?:de\s+|del\s+)?(?:el\s+)?{_FISCAL}{_YY}\b"), 1, 2),
+    (re.compile(rf"\bt([1-4])\s*(?:de\s+|del\s+)?(?:el\s+)?{_FISCAL}{_YY}\b"), 1, 2),
+    (re.compile(rf"\b{_Q_WORD}\s+(?:fiscal\s+)?quarter\s+{_OF}{_FISCAL}{_YEAR}\b"), 1, 2),
+    (re.compile(rf"\b{_T_WORD}\s+trimestre\s+(?:fiscal\s+)?{_OF}{_FISCAL}{_YEAR}\b"), 1, 2),
+]
+_HALF = [re.compile(rf"\b(?:first\s+half|1h|h1|1s|s1|primer\s+semestre|primera\s+mitad)\s*(?:fiscal\s+)?"
+                    rf"(?:of\s+|de\s+|del\s+)?(?:the\s+|el\s+)?{_FISCAL}{_YY}\b"),
+         re.compile(rf"\b{_FISCAL}{_YEAR}\s*-?\s*(?:h1|1h)\b")]
+_NINE = [re.compile(rf"\b(?:(?:the\s+)?first\s+nine\s+months|nine\s+months|9m|9\s*months|(?:los\s+)?primeros\s+nueve"
+                    rf"\s+meses|(?:los\s+)?nueve\s+primeros\s+meses|nueve\s+meses)\s*(?:fiscales\s+)?{_OF}{_FISCAL}{_YY}\b"),
+         re.compile(rf"\b{_FISCAL}{_YEAR}\s*-?\s*9m\b")]
 _FY = [re.compile(rf"\b(?:fy\s*|fiscal\s+(?:year\s+)?|ejercicio\s+(?:fiscal\s+)?|ano\s+fiscal\s+){_YEAR}\b"),
-       re.compile(rf"\b{_YEAR}\s+(?:fiscal year|ejercicio fiscal)\b")]
-_FY_SHORT = re.compile(r"\bfy\s*'?(\d{2})\b")  # FY25
+       re.compile(rf"\b{_YEAR}\s+(?:fiscal year|ejercicio fiscal)\b"),
+       re.compile(r"\bfy\s*'?(\d{2})\b")]
 _CALENDAR = [re.compile(rf"\b(?:calendar\s+(?:year\s+)?|cy\s*|ano\s+(?:natural|calendario|civil)\s+(?:de\s+)?)"
                         rf"{_YEAR}\b"),
              re.compile(rf"\b{_YEAR}\s+(?:calendar year|ano natural|ano calendario)\b")]
-_BARE_YEAR = re.compile(rf"\b{_YEAR}\b")
+_BARE_YEAR = re.compile(rf"(?<![\d/.-]){_YEAR}\b(?![/-]\d)")  # never a date's year
+_TTM_WORDS = (r"(?:ttm|ltm|trailing\s+(?:twelve|12)[\s-]+months?|trailing\s+12m|last\s+(?:twelve|12)[\s-]+months?|"
+              r"(?:los\s+)?ultimos\s+(?:doce|12)\s+meses)")
+_TTM = re.compile(rf"\b(?:(?:over|in|for|during|durante|en)\s+)?(?:the\s+)?{_TTM_WORDS}"
+                  rf"(?:\s+(?:through|thru|ending|ended|ending in|to|up to|hasta|al|"
+                  rf"terminad[oa]s?\s+en)\b)?")
+_LENGTHS = {"quarter": r"(?:(?:three|3)\s+months|quarter|fiscal\s+quarter|(?:tres|3)\s+meses|trimestre)",
+            "half": r"(?:(?:six|6)\s+months|(?:seis|6)\s+meses|semestre|half(?:\s+year)?)",
+            "nine_months": r"(?:(?:nine|9)\s+months|(?:nueve|9)\s+meses)",
+            "year": r"(?:(?:fiscal\s+)?year|twelve\s+months|12\s+months|ejercicio|ano(?:\s+fiscal)?|doce\s+meses)"}
+_KINDS = "|".join(f"(?P<{k}>{v})" for k, v in _LENGTHS.items())
+_ENDED = re.compile(rf"\b(?:the\s+|el\s+|los\s+|las\s+)?(?P<kind>{_KINDS})\s+(?:ended|ending|that\s+ended|"
+                    rf"terminad[oa]s?|cerrad[oa]s?|finalizad[oa]s?)\s+(?:on\s+|el\s+)?(?P<date>{_DAY})")
+_LATEST = re.compile(r"\b(?:the\s+)?(?:latest|last|most\s+recent|newest|ultimo|ultima)\s+"
+                     r"(?P<kind>quarter(?:ly)?|fiscal\s+year|year|annual|trimestre|ejercicio|ano)\b|\b(?:el\s+)?(?P<kind2>trimestre|ejercicio)\s+mas\s+reciente\b")
 _GROWTH = re.compile(r"\b(grow|grew|growth|increase|increased|rise|rose|change|changed|crecieron|crecio|crecer|"
                      r"crecimiento|aumentaron|aumento|variacion|vario|subieron|subio)\b")
 _COMPARE = re.compile(r"\b(lowest|highest|largest|smallest|most|least|best|worst|compare|comparison|versus|vs|"
                       r"mas bajo|mas bajos|mas baja|mas alto|mas altos|mas alta|mayor|menor|compara|comparar|"
-                      r"mejor|peor|which of|cual de|entre los|entre las|mas barato|mas barata|mas caro|mas cara)\b")
+                      r"mejor|peor|which of|cual de|entre los|entre las|mas barato|mas barata|mas caro|mas cara|"
+                      r"higher|lower|bigger|frente a|comparad[oa]s? con|compared (?:to|with)|against|contra)\b")
+_COMPARE_MANY = re.compile(r"\b(?:more|less|mas|menos|quien|who|had|tuvo|between|entre|or|o)\b")  # with 2+ names
+_SOURCE = re.compile(r"\b(?:in|from|according to|per|as per|segun|en|de)\s+"
+                     r"(?:the\s+|its\s+|their\s+|el\s+|su\s+|sus\s+)?"
+                     r"(?:10-k|10-q|20-f|annual report|quarterly report|filings?|financial statements|informe anual|"
+                     r"cuentas anuales|estados financieros)\b")
+_POLITE = re.compile(r"\b(?:please|por favor|thanks|thank you|gracias|can you tell me|could you tell me|tell me|"
+                     r"show me|give me|i need|i want to know|quiero saber|dime|dame|necesito saber|me dices|"
+                     r"puedes decirme|podrias decirme)\b")
+_UNIT = re.compile(r"\b(?:in|en)\s+(?:millions?|billions?|thousands?|millones|miles(?:\s+de\s+millones)?|"
+                   r"(?:us\s+)?dollars?|usd|dolares|euros?|twd|nt\$?)(?:\s+(?:of\s+|de\s+)?(?:dollars?|usd|dolares))?\b")
+# Words that never change which figure is asked: question words, auxiliaries, reporting verbs, totals, the
+# company itself, units. A function word that can (before, after, not, only, per, sin, hasta...) is no filler.
+_CHANGERS = frozenset({
+    "not", "no", "nor", "only", "before", "after", "until", "between", "above", "below", "over", "under",
+    "against", "more", "most", "less", "than", "each", "per", "same", "other", "again", "further", "off", "out",
+    "down", "up", "sin", "antes", "despues", "hasta", "entre", "contra", "mas", "menos", "solo", "sino",
+    "cada", "otro", "otra", "otros", "otras", "excepto", "salvo", "ni", "nada", "ningun", "ninguna", "both",
+    "all", "any", "few", "some", "todos", "todas", "algunos", "algunas", "ambos", "ambas", "once", "while",
+    "since", "desde", "tras", "hace", "ago", "ya", "aun", "todavia", "still", "yet", "very",
+})
+_FILLER_EXTRA = frozenset({
+    "what", "was", "were", "is", "are", "how", "much", "many", "did", "does", "do", "which", "who", "whose",
+    "when", "the", "a", "an", "of", "for", "in", "at", "to", "by", "on", "from", "with", "and", "its", "their",
+    "s", "please", "cual", "cuales", "cuanto", "cuanta", "cuantos", "cuantas", "que", "quien", "fue", "fueron",
+    "es", "son", "era", "eran", "ha", "han", "tuvo", "tenia", "total", "totals", "net", "consolidated",
+    "reported", "overall", "entire", "whole", "global", "worldwide", "neto", "neta", "netos", "netas",
+    "consolidado", "consolidada", "consolidados", "consolidadas", "totales", "mundial", "reportado", "reportada",
+    "declarado", "company", "companys", "firm", "group", "corporation", "corp", "inc", "incorporated", "ltd",
+    "limited", "co", "plc", "holdings", "empresa", "compania", "sociedad", "grupo", "firma", "millions",
+    "million", "billions", "billion", "thousands", "thousand", "dollars", "dollar", "usd", "twd", "nt", "euros",
+    "currency", "reporting", "dolares", "millones", "miles", "moneda", "value", "figure", "amount", "number",
+    "cifra", "importe", "monto", "valor", "statement", "statements", "gaap", "basis", "post", "posted", "record",
+    "recorded", "generate", "generated", "earn", "earned", "make", "made", "book", "booked", "show", "showed",
+    "report", "registro", "registraron", "genero", "obtuvo", "reporto", "declaro", "tell", "me", "give", "know",
+    "saber", "dime", "dame", "have", "has", "had", "hay", "fy", "be", "been", "being", "they", "it", "el",
+    "la", "los", "las", "lo", "de", "del", "en", "y", "e", "por", "para", "con", "su", "sus", "un", "una",
+    "companies", "empresas", "come", "came", "amounted", "ascendio", "ascendieron", "alcanzo",
+    "alcanzaron", "level", "nivel", "about", "sobre", "acerca", "exactly", "exactamente", "approximately",
+    "aproximadamente", "roughly", "us", "nos", "i", "yo", "we", "you", "can", "could", "would", "will",
+    "puedes", "podrias", "quiero", "want", "need", "necesito", "tiene", "tienen", "tenian", "hubo",
+    "results", "resultados", "financial", "financiero", "financieros", "financiera", "financieras", "reportados",
+    "reportadas", "figures", "cifras", "numbers", "durante", "during", "decir", "spend",
+    "spent", "spending", "gasto", "gastaron", "invirtio", "invest", "invested", "disponible", "disponibles", "segun",
+    "according", "mi", "my", "our", "nuestro", "whats", "pago", "pagaron", "paid", "pay", "pays",
+    "procedentes", "procedente", "provenientes", "proveniente",
+})
+
+
+def _filler() -> frozenset[str]:
+    return (tokenize.FUNCTION_WORDS - _CHANGERS) | _FILLER_EXTRA
+
+
+_PERIOD_WORDS = frozenset({
+    "fiscal", "calendar", "cy", "year", "years", "quarter", "quarters", "quarterly", "annual", "annually", "yearly",
+    "half", "semester", "month", "months", "period", "periods", "ended", "ending", "end", "full", "first", "second",
+    "third", "fourth", "nine", "six", "three", "twelve", "ttm", "ltm", "trailing", "ejercicio", "ano", "anos",
+    "trimestre", "trimestres", "trimestral", "semestre", "semestral", "anual", "meses", "mes", "periodo", "cerrado",
+    "natural", "civil", "primer", "primero", "primera", "segundo", "segunda", "tercer", "tercero", "tercera",
+    "cuarto", "cuarta", "nueve", "seis", "doce", "recent", "latest", "last", "previous", "prior", "current",
+    "newest", "ultimo", "ultima", "ultimos", "ultimas", "reciente", "recientes", "anterior", "actual",
+})
+_ENDS = {"end", "close", "cierre", "final", "fin", "finales"}  # 'at the end of fiscal 2024'
+_AGREES = {"year": {"annual", "annually", "yearly", "full", "year", "anual", "fiscal", "ejercicio", "ano", *_ENDS},
+           "quarter": {"quarterly", "quarter", "trimestral", "trimestre", "fiscal", *_ENDS},
+           "half": {"fiscal", "semestral", *_ENDS}, "nine_months": {"fiscal", *_ENDS}}
+_NEWEST = re.compile(r"\b(?:the\s+)?(?:latest|most\s+recent|newest|mas\s+recientes?|ultim[oa]s?)\b")
 
 
 @dataclass
 class Reading:
-    """What a question asks."""
+    """What a question asks, and the words each part was read from (`words`); `unread`: words that could change
+    the answer and that no part took."""
 
     text: str
     entities: list[Entity] = field(default_factory=list)
@@ -68,81 +198,198 @@ class Reading:
     typos: list[tuple[str, Entity]] = field(default_factory=list)  # a slip in a name, and the company taken
     named_as: list[str] = field(default_factory=list)  # the words that named the companies, as written
     metric: Metric | None = None
-    periods: list[str] = field(default_factory=list)  # fiscal labels: FY2023, 2019Q4, 2023H1, 2023M9
+    periods: list[str] = field(default_factory=list)  # see the module docstring
     as_of: datetime | None = None
+    at_filing: str | None = None  # 'at the time of the 10-K': the as-of moment is that filing's acceptance
+    mode: str = "as_of"  # 'as_of' (as known then), 'first' (as originally reported), 'latest' (restated)
     growth: bool = False
     comparison: bool = False
+    restatement: bool = False  # 'was ... ever restated?': every version of the figure
     part: str | None = None  # a part of the company the metric is asked for ('iPhone', 'China'), not its total
     bare_years: tuple[str, ...] = ()  # FY labels read from a bare year ('in 2024'), neither fiscal nor calendar
+    words: dict[str, list[str]] = field(default_factory=dict)
+    unread: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # slips read past, a name fitting several companies settled
+
+    def line(self, moment: datetime | None = None) -> str:
+        """The reading in one line: 'read as: Apple, revenue, FY2024, as known on 2025-06-01 00:00 UTC'."""
+        at = moment or self.as_of
+        parts = [" and ".join(e.name for e in self.entities) or "no company",
+                 self.metric.name if self.metric else "no metric",
+                 (", ".join(describe_period(p) for p in self.periods) or
+                  ("the newest period" if self.metric else "no period")) + (f" of {self.part}" if self.part else ""),
+                 {"first": "as first reported", "latest": "as last restated"}.get(
+                     self.mode, f"as known on {at:%Y-%m-%d %H:%M:%S} UTC" if at else
+                     f"as known at the {self.at_filing.upper()}" if self.at_filing else "as known now")]
+        extra = [w for w, on in (("growth", self.growth), ("comparison", self.comparison),
+                                 ("every version", self.restatement)) if on]
+        return "read as: " + ", ".join(parts + extra)
+
+    def to_dict(self) -> dict:
+        return {"entities": [e.name for e in self.entities], "metric": self.metric.name if self.metric else None,
+                "periods": self.periods, "as_of": self.as_of.isoformat() if self.as_of else None,
+                "at_filing": self.at_filing, "mode": self.mode, "growth": self.growth,
+                "comparison": self.comparison, "restatement": self.restatement, "part": self.part,
+                "words": self.words, "unread": self.unread, "read_as": self.line()}
 
 
-def _words(text: str) -> list[str]:
-    return re.findall(r"\w+", text)
+def describe_period(label: str) -> str:
+    """A period label in words: 'TTM2025Q2' -> 'the twelve months ending 2025Q2'."""
+    if label == "TTM":
+        return "the newest twelve months known"
+    if label.startswith("TTM"):
+        return f"the twelve months ending {label[3:]}"
+    if label.startswith("END:"):
+        _, kind, day = label.split(":", 2)
+        return f"{kind.replace('_', ' ')} ended {day}"
+    if label.startswith("LATEST:"):
+        return f"the newest {label[7:]} known"
+    return label
+
+
+class _Taken:
+    """Spans of the normalized question that parts of the reading consumed."""
+
+    def __init__(self, norm: str) -> None:
+        self.norm = norm
+        self.spans: list[tuple[int, int, str]] = []
+
+    def free(self, start: int, end: int) -> bool:
+        return not any(s < end and start < e for s, e, _ in self.spans)
+
+    def take(self, start: int, end: int, what: str) -> None:
+        self.spans.append((start, end, what))
+
+    def find(self, pattern: re.Pattern[str], what: str) -> list[re.Match[str]]:
+        """The matches of a pattern over text no part took yet, taken for `what`."""
+        out = []
+        for m in pattern.finditer(self.norm):
+            if m.end() > m.start() and self.free(m.start(), m.end()):
+                self.take(m.start(), m.end(), what)
+                out.append(m)
+        return out
+
+    def words(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for s, e, what in sorted(self.spans):
+            out.setdefault(what, []).append(self.norm[s:e].strip())
+        return out
+
+    def left(self) -> list[tuple[int, int, str]]:
+        return [(m.start(), m.end(), m.group()) for m in re.finditer(_WORD, self.norm)
+                if self.free(m.start(), m.end())]
+
+
+def _year(text: str) -> int:
+    return int(text) if len(text) == 4 else 2000 + int(text)
 
 
 def _read_date(text: str) -> datetime:
-    text = text.strip()
+    """A date (at 00:00) or a date and time, as written in either language; ValueError when it is no date."""
+    text = text.strip().removesuffix("utc").removesuffix("z").strip()
+    text = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text).replace(".", "")
     if m := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", text):
         return datetime(int(m[3]), int(m[2]), int(m[1]))
-    if m := re.fullmatch(rf"(\d{{1,2}}) de ({_MONTH}) de (\d{{4}})", text):
+    if m := re.fullmatch(rf"(\d{{1,2}}) de ({_MONTH}) del? (\d{{4}})", text):
         return datetime(int(m[3]), _MONTHS[m[2]], int(m[1]))
     if m := re.fullmatch(rf"({_MONTH}) (\d{{1,2}}),? (\d{{4}})", text):
         return datetime(int(m[3]), _MONTHS[m[1]], int(m[2]))
-    if m := re.fullmatch(rf"(\d{{1,2}}) ({_MONTH}) (\d{{4}})", text):
+    if m := re.fullmatch(rf"(\d{{1,2}}) ({_MONTH}),? (\d{{4}})", text):
         return datetime(int(m[3]), _MONTHS[m[2]], int(m[1]))
-    return datetime.fromisoformat(text.replace(" t", "T").replace("t", "T"))
+    return datetime.fromisoformat(re.sub(r"(\d) ?t(\d)", r"\1T\2", text).replace(" ", "T", 1))
+
+
+def _as_of(taken: _Taken) -> tuple[datetime | None, str | None]:
+    """The moment asked as of (a date, a month's first instant, the end of a year) or the filing it is asked at."""
+    found: list[datetime] = []
+    for m in taken.find(_AS_OF, "as_of"):
+        try:
+            found.append(_read_date(m.group(1)))
+        except ValueError:
+            taken.spans.pop()  # '32/13/2024' is no date: left unread
+    for m in taken.find(_AS_OF_MONTH, "as_of"):
+        found.append(datetime(int(m.group(2)), _MONTHS[m.group(1)], 1))
+    for m in taken.find(_AS_OF_END, "as_of"):
+        found.append(datetime(int(m.group(1)), 12, 31))
+    filing = [m.group(1) for m in taken.find(_AT_FILING, "as_of")]
+    if len(found) + len(filing) > 1:  # two moments: neither is taken, the question is refused for them
+        for s in [s for s in taken.spans if s[2] == "as_of"]:
+            taken.spans.remove(s)
+        return None, None
+    return (found[0] if found else None), ("10-K" if filing and filing[0] in ("annual report", "informe anual")
+                                           else filing[0].upper() if filing else None)
 
 
 def find_as_of(norm: str) -> tuple[datetime | None, str]:
-    """The moment a question is asked as of ('as of 2020-09-30', 'a fecha de 30/09/2020'), and the
-    question without it (so its year is not taken for a period)."""
-    match = _AS_OF.search(norm)
-    if not match:
-        return None, norm
-    return _read_date(match.group(1)), norm[:match.start()] + " " + norm[match.end():]
+    """The moment a (normalized) question is asked as of, and the question without it."""
+    taken = _Taken(norm)
+    moment, _ = _as_of(taken)
+    rest = norm
+    for s, e, _ in sorted(taken.spans, reverse=True):
+        rest = rest[:s] + " " + rest[e:]
+    return moment, rest
+
+
+def _periods(taken: _Taken) -> list[tuple[int, str, bool]]:
+    found: list[tuple[int, str, bool]] = []
+
+    def add(m: re.Match[str], label: str, bare: bool = False) -> None:
+        found.append((m.start(), label, bare))
+
+    ttm = taken.find(_TTM, "period")
+    for m in taken.find(_LATEST, "period"):
+        kind = m.group("kind") or m.group("kind2")
+        add(m, f"LATEST:{'quarter' if kind in ('quarter', 'quarterly', 'trimestre') else 'year'}")
+    for pattern, q, y in _QUARTER_PATTERNS:
+        for m in taken.find(pattern, "period"):
+            add(m, f"{_year(m.group(y))}Q{_ORDINALS.get(m.group(q), m.group(q))}")
+    for pattern in _HALF:
+        for m in taken.find(pattern, "period"):
+            add(m, f"{_year(m.group(1))}H1")
+    for pattern in _NINE:
+        for m in taken.find(pattern, "period"):
+            add(m, f"{_year(m.group(1))}M9")
+    for pattern in _CALENDAR:
+        for m in taken.find(pattern, "period"):
+            add(m, f"CY{m.group(1)}")
+    for pattern in _FY:
+        for m in taken.find(pattern, "period"):
+            add(m, f"FY{_year(m.group(1))}")
+    for m in taken.find(_BARE_YEAR, "period"):
+        add(m, f"FY{m.group(1)}", bare=True)
+    if ttm:  # TTM alone (the newest), or the twelve months through the one quarter named
+        quarters = [f for f in found if re.fullmatch(r"\d{4}Q[1-4]|END:quarter:.*", f[1])]
+        if len(ttm) == 1 and found == quarters and len(quarters) <= 1:
+            found = [(ttm[0].start(), f"TTM{quarters[0][1] if quarters else ''}", False)]
+            if quarters:
+                taken.find(re.compile(r"\b(?:through|thru|ending|ended|hasta|up to)\b"), "period")
+        else:
+            for m in ttm:  # 'TTM' beside a year, or twice: left unread
+                taken.spans.remove((m.start(), m.end(), "period"))
+    return sorted(found)
+
+
+def _ended(taken: _Taken) -> list[tuple[int, str, bool]]:
+    """Periods given by their length and end ('six months ended March 30, 2024'), read before as-of dates."""
+    found = []
+    for m in taken.find(_ENDED, "period"):
+        kind = next(k for k in _LENGTHS if m.group(k))
+        try:
+            found.append((m.start(), f"END:{kind}:{_read_date(m.group('date')).date().isoformat()}", False))
+        except ValueError:
+            taken.spans.pop()
+    return found
 
 
 def find_periods(norm: str) -> list[str]:
-    """Period labels a (normalized) question names, in order of appearance: fiscal (FY2023, 2019Q4, 2023H1,
-    2023M9; a bare year is read as the fiscal year of that number) or calendar years (CY2024)."""
-    return [label for _, label, _ in _periods(norm)]
+    """Period labels a (normalized) question names, in order of appearance (see the module docstring)."""
+    taken = _Taken(norm)
+    return [label for _, label, _ in sorted(_ended(taken) + _periods(taken))]
 
 
 def find_bare_years(norm: str) -> tuple[str, ...]:
     """The FY labels read from a bare year ('in 2024'): the question said neither fiscal nor calendar."""
-    return tuple(label for _, label, bare in _periods(norm) if bare)
-
-
-def _periods(norm: str) -> list[tuple[int, str, bool]]:
-    found: list[tuple[int, str, bool]] = []
-    taken: list[tuple[int, int]] = []
-
-    def add(match: re.Match[str], label: str, bare: bool = False) -> None:
-        if not any(s < match.end() and match.start() < e for s, e in taken):
-            taken.append((match.start(), match.end()))
-            found.append((match.start(), label, bare))
-
-    for pattern in _QUARTER_PATTERNS:
-        for m in pattern.finditer(norm):
-            a, b = m.group(1), m.group(2)
-            quarter, year = (b, a) if len(a) == 4 else (a, b)
-            add(m, f"{year}Q{_ORDINALS.get(quarter, quarter)}")
-    for pattern in _HALF:
-        for m in pattern.finditer(norm):
-            add(m, f"{m.group(1)}H1")
-    for m in _NINE.finditer(norm):
-        add(m, f"{m.group(1)}M9")
-    for pattern in _CALENDAR:
-        for m in pattern.finditer(norm):
-            add(m, f"CY{m.group(1)}")
-    for pattern in _FY:
-        for m in pattern.finditer(norm):
-            add(m, f"FY{m.group(1)}")
-    for m in _FY_SHORT.finditer(norm):
-        add(m, f"FY20{m.group(1)}")
-    for m in _BARE_YEAR.finditer(norm):
-        add(m, f"FY{m.group(1)}", bare=True)
-    return sorted(found)
+    return tuple(label for _, label, bare in _periods(_Taken(norm)) if bare)
 
 
 def find_entities(question: str, known: Names | Sequence[Entity]) -> Found:
@@ -164,69 +411,68 @@ def _metric_at(words: list[str], metrics: Sequence[Metric]) -> tuple[Metric, int
     return best[1:] if best else None
 
 
-# Words that may stand next to a metric without narrowing it to a part of the company: periods, totals,
-# units, the company itself, verbs of reporting. Any other word modifying the metric ('iPhone revenue',
-# 'revenue from China', 'data center revenue') names a part.
-_NEUTRAL = frozenset({
-    "fiscal", "fy", "calendar", "cy", "year", "years", "quarter", "quarters", "quarterly", "annual", "annually",
-    "yearly", "half", "semester", "month", "months", "period", "periods", "ended", "ending", "end", "full", "first",
-    "second", "third", "fourth", "nine", "six", "three", "twelve", "ttm", "trailing", "ejercicio", "ano", "anos",
-    "trimestre", "trimestres", "trimestral", "semestre", "semestral", "anual", "meses", "mes", "periodo", "cerrado",
-    "natural", "civil", "primer", "primero", "primera", "segundo", "segunda", "tercer", "tercero", "tercera",
-    "cuarto", "cuarta", "nueve", "seis", "doce", "total", "totals", "net", "consolidated", "reported", "overall",
-    "entire", "whole", "global", "worldwide", "neto", "neta", "netos", "netas", "consolidado", "consolidada",
-    "consolidados", "consolidadas", "totales", "mundial", "reportado", "reportada", "declarado", "company",
-    "companys", "firm", "group", "corporation", "corp", "inc", "incorporated", "ltd", "limited", "co", "plc",
-    "holdings", "empresa", "compania", "sociedad", "grupo", "firma", "recent", "latest", "last", "previous",
-    "prior", "current", "newest", "ultimo", "ultima", "ultimos", "ultimas", "reciente", "recientes", "anterior",
-    "actual", "millions", "million", "billions", "billion", "thousands", "thousand", "dollars", "dollar", "usd",
-    "twd", "nt", "euros", "currency", "reporting", "dolares", "millones", "miles", "moneda", "value", "figure",
-    "amount", "number", "cifra", "importe", "monto", "valor", "statement", "statements", "sheet", "filing",
-    "filings", "report", "reports", "form", "informe", "informes", "cuentas", "estado", "estados", "resultados",
-    "balance", "gaap", "niif", "ifrs", "basis", "base", "much", "many", "cuanto", "cuanta", "cuantos", "cuantas",
-    "grow", "grew", "growth", "increase", "increased", "rise", "rose", "change", "changed", "post", "posted",
-    "record", "recorded", "generate", "generated", "earn", "earned", "make", "made", "book", "booked", "show",
-    "showed", "crecer", "crecio", "crecieron", "aumento", "aumentaron", "subio", "subieron", "registro", "genero",
-    "obtuvo", "tuvo", "reporto", "declaro"
-}) | frozenset(_MONTHS)
+def _words(text: str) -> list[str]:
+    return re.findall(_WORD, text)
+
+
+_QUALIFIERS = frozenset({  # words that change a figure's definition: never a part of the company, always unread
+    "excluding", "exclude", "excludes", "ex", "without", "adjusted", "ajustado", "ajustada", "ajustados", "ajustadas",
+    "pro", "proforma", "forma", "non-gaap", "non", "constant", "organic", "organico", "organica", "underlying", "sin",
+    "comparable", "recurring", "recurrente", "normalized", "normalizado", "core", "implied", "estimated", "estimado",
+    "forecast", "guidance", "expected", "previsto", "prevision", "budget", "per", "por", "each", "cada",
+})
 _PART_WORDS = frozenset({
     "segment", "segments", "segmento", "segmentos", "division", "divisions", "divisiones", "region", "regions",
     "regional", "geographic", "geography", "geographies", "product", "products", "producto", "productos"
 })
 _PERIOD_TOKEN = re.compile(r"\d+|fy\d{2,4}|cy\d{4}|q[1-4]|[1-4]q|t[1-4]|[1-4]t|h[12]|[12]h|s[12]|9m|\d+(st|nd|rd|th)")
 _LEADS = frozenset({
-    "from", "in", "of", "for", "by", "at", "within", "across", "de", "del", "en", "por", "para", "desde"
+    "from", "in", "of", "for", "by", "at", "within", "across", "de", "del", "en", "por", "para", "desde", "procedentes",
+    "procedente", "provenientes", "proveniente"
 })
+_NEUTRAL = _FILLER_EXTRA | _PERIOD_WORDS | _ENDS | frozenset(_MONTHS)
 
 
-def find_part(words: list[str], span: tuple[int, int], own: set[str]) -> str | None:
-    """Words naming a part of the company the metric at `span` is asked for: a word modifying it that is
-    neither neutral (periods, totals, units...) nor one of `own` (the company's own names), directly before
-    it ('iPhone revenue') or first after a preposition following it ('revenue from China'); or a word such
-    as 'segment' anywhere. Conservative: an unknown modifier counts as a part."""
+def find_part(words: list[str], span: tuple[int, int], own: set[str]) -> tuple[str, list[int]] | None:
+    """Words naming a part of the company the metric at `span` is asked for, and their positions: a word
+    modifying it that is neither neutral (periods, totals, units...) nor one of `own` (the company's own names),
+    directly before it ('iPhone revenue') or first after a preposition following it ('revenue from China'); or a
+    word such as 'segment' anywhere. Conservative: an unknown modifier counts as a part."""
     def neutral(word: str) -> bool:
-        return word in _NEUTRAL or word in own or bool(_PERIOD_TOKEN.fullmatch(word))
+        return (word in _NEUTRAL or word in own or bool(_PERIOD_TOKEN.fullmatch(word))
+                or _slip(word, _filler()) is not None)
 
-    if any(w in _PART_WORDS for w in words):
-        return next(w for w in words if w in _PART_WORDS)
+    for i, w in enumerate(words):
+        if w in _PART_WORDS:  # 'segmento de gaming', 'the gaming segment', 'revenue by segment'
+            def named(j: int) -> bool:
+                return not neutral(words[j]) and words[j] not in _PART_WORDS and not span[0] <= j < span[1]
+
+            k = i + 1
+            while k < len(words) and words[k] in tokenize.FUNCTION_WORDS | _LEADS:
+                k += 1
+            chosen = list(itertools.takewhile(named, range(k, len(words)))) or list(
+                itertools.takewhile(named, range(i - 1, -1, -1)))[::-1]
+            return (" ".join(words[j] for j in chosen) if chosen else w), [*chosen, i]
     start, end = span
-    before = []
-    for word in reversed(words[:start]):
+    before: list[int] = []
+    for i in range(start - 1, -1, -1):
+        word = words[i]
         if word == "s" or (neutral(word) and not before):  # possessive "Apple's", "FY2024 ..."
             continue
         if word in tokenize.FUNCTION_WORDS or neutral(word):
             break
-        before.insert(0, word)
+        before.insert(0, i)
     if before:
-        return " ".join(before)
-    for i in range(end, len(words)):
+        return " ".join(words[i] for i in before), before
+    for i in range(end - 1, len(words)):  # (a metric's words may end on the lead: 'make from')
         if words[i] not in _LEADS:
             continue
-        rest = [w for w in words[i + 1:] if w != "s"]
-        at = next((j for j, w in enumerate(rest) if w not in tokenize.FUNCTION_WORDS), len(rest))
-        after = list(itertools.takewhile(lambda w: w not in tokenize.FUNCTION_WORDS and not neutral(w), rest[at:]))
+        rest = [j for j in range(i + 1, len(words)) if words[j] != "s"]
+        at = next((n for n, j in enumerate(rest) if words[j] not in tokenize.FUNCTION_WORDS | _LEADS), len(rest))
+        after = list(itertools.takewhile(lambda j: words[j] not in tokenize.FUNCTION_WORDS and not neutral(words[j]),
+                                         rest[at:]))
         if after:
-            return " ".join(after)
+            return " ".join(words[j] for j in after), after
     return None
 
 
@@ -242,17 +488,107 @@ def own_words(entities: Sequence[Entity]) -> set[str]:
 
 
 def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metric]) -> Reading:
-    """Read a question in English or Spanish."""
+    """Read a question in English or Spanish (see the module docstring)."""
     norm = normalize(question)
-    as_of, rest = find_as_of(norm)
+    taken = _Taken(norm)
+    ended = _ended(taken)
+    as_of, at_filing = _as_of(taken)
+    restatement = bool(_RESTATEMENT_QUESTION.search(norm) and taken.find(_RESTATED, "restatement"))
+    if restatement:
+        taken.find(re.compile(r"\b(?:ever|alguna vez|how did|como)\b"), "restatement")
+    mode = next((m for pattern, m in _MODE if taken.find(pattern, "mode")), "as_of")
     found = find_entities(question, known)
-    entities = found.entities
-    words = _words(rest)
+    for written in found.named_as + [w for w, _ in found.ambiguous]:
+        for m in re.finditer(rf"(?<!\w){re.escape(normalize(written))}(?!\w)", norm):
+            if taken.free(m.start(), m.end()):
+                taken.take(m.start(), m.end(), "entity")
+    weak = [(m, datetime(int(m.group(1)), 12, 31)) for m in _AT_END.finditer(norm) if taken.free(m.start(), m.end())]
+    for m in _AT_DAY.finditer(norm):
+        if taken.free(m.start(), m.end()) and not any(m.start() < w.end() and w.start() < m.end() for w, _ in weak):
+            try:
+                weak.append((m, _read_date(m.group(1))))
+            except ValueError:
+                continue
+    if len(weak) == 1 and as_of is None and at_filing is None:  # a moment only beside a period named
+        end, moment = weak[0]
+        taken.take(end.start(), end.end(), "as_of")
+        dated = ended + _periods(taken)
+        if dated:
+            as_of = moment
+        else:
+            taken.spans.remove((end.start(), end.end(), "as_of"))
+            dated = ended + _periods(taken)
+    else:
+        dated = ended + _periods(taken)
+    taken.find(_NEWEST, "period")  # 'latest revenue': the newest period known
+    taken.find(_SOURCE, "source")
+    taken.find(_UNIT, "unit")
+    taken.find(_POLITE, "filler")
+    growth = bool(taken.find(_GROWTH, "growth"))
+    if growth and len(dated) == 2:  # 'between 2023 and 2024', 'from FY2023 to FY2024'
+        taken.find(re.compile(r"\b(?:between|entre|from|to|desde|hasta|a|and|y|vs|versus)\b"), "growth")
+    comparison = bool(taken.find(_COMPARE, "comparison"))
+    if len(found.entities) > 1:
+        comparison = bool(taken.find(_COMPARE_MANY, "comparison")) or comparison
+    left = taken.left()
+    words = [w for _, _, w in left]
     at = _metric_at(words, metrics)
-    return Reading(text=question, entities=entities, ambiguous=found.ambiguous, absent=found.absent,
-                  unknown=found.unknown, typos=found.typos, named_as=found.named_as, metric=at[0] if at else None,
-                  periods=find_periods(rest), as_of=as_of, growth=bool(_GROWTH.search(rest)),
-                  comparison=bool(_COMPARE.search(rest)),
-                  part=find_part(words, at[1:], own_words(entities) | {
-                      w for written in found.named_as for w in _words(normalize(written))}) if at else None,
-                  bare_years=find_bare_years(rest))
+    part = None
+    if at:
+        s, e = left[at[1]][0], left[at[2] - 1][1]
+        taken.take(s, e, "metric")
+        found_part = find_part(words, at[1:], own_words(found.entities) | {
+            w for written in found.named_as for w in _words(normalize(written))})
+        if found_part and not set(found_part[0].split()) & _QUALIFIERS:
+            part, positions = found_part
+            for i in positions:
+                taken.take(left[i][0], left[i][1], "part")
+    periods = [label for _, label, _ in sorted(dated)]
+    kinds = {_kind(p) for p in periods}
+    agree = set().union(*(_AGREES.get(k, set()) for k in kinds)) if periods else set()
+    filler = _filler()
+    unread: list[str] = []
+    notes: list[str] = []
+    for s, e, w in taken.left():
+        if w in agree:
+            taken.take(s, e, "period")
+        elif slip := _slip(w, filler):
+            taken.take(s, e, "filler")
+            notes.append(f"read {w!r} as {slip!r}")
+        elif w not in filler or (w == "gaap" and unread[-1:] in (["no"], ["non"])):  # 'no GAAP'
+            unread.append(w)
+    return Reading(text=question, entities=found.entities, ambiguous=found.ambiguous, absent=found.absent,
+                   unknown=found.unknown, typos=found.typos, named_as=found.named_as,
+                   metric=at[0] if at else None, periods=periods, as_of=as_of, at_filing=at_filing, mode=mode,
+                   growth=growth, comparison=comparison or (len(found.entities) > 1 and not growth),
+                   restatement=restatement, part=part,
+                   bare_years=tuple(label for _, label, bare in dated if bare), words=taken.words(), unread=unread,
+                   notes=notes)
+
+
+_SHORT = {"whats": "what is", "pls": "please", "plz": "please", "thx": "thanks", "ty": "thank you", "hw": "how",
+          "u": "you", "r": "are", "xq": "porque", "q": "que", "pq": "porque", "tb": "tambien", "porfa": "por favor"}
+
+
+def _slip(word: str, filler: frozenset[str]) -> str | None:
+    """The filler word a slip stands for: a chat abbreviation ('pls', 'thx') or a filler word of three letters or
+    more with two neighbouring letters swapped ('teh', 'waht', 'fro'). Never any other edit: 'car' is no 'can'."""
+    if word in _SHORT:
+        return _SHORT[word]
+    if len(word) < 3 or not word.isalpha() or word in _CHANGERS | _QUALIFIERS | _PERIOD_WORDS | set(_MONTHS):
+        return None
+    swapped = sorted(f for f in filler if len(f) == len(word) and sorted(f) == sorted(word) and one_edit(word, f))
+    return swapped[0] if len(swapped) == 1 else None
+
+
+def _kind(label: str) -> str:
+    if label.startswith(("END:", "LATEST:")):
+        return label.split(":")[1]
+    if label.startswith(("FY", "CY")):
+        return "year"
+    return {"Q": "quarter", "H": "half", "M": "nine_months"}.get(label[4:5], "ttm")
+
+
+def period_end_day(label: str) -> date | None:
+    """The day an END: label names."""
+    return date.fromisoformat(label.split(":", 2)[2]) if label.startswith("END:") else None

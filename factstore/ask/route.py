@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import pandas as pd
+
 from factstore import resolve
 from factstore.ask.parse import Entity, Reading, parse
 from factstore.errors import NotFound
@@ -86,24 +88,113 @@ def _answer(db: Db, question: str, moment: datetime | None, k: int) -> Answer:
     if len(question) > MAX_QUESTION:
         return Answer("unanswerable", question, explanation=f"a question of {len(question):,} characters: ask in at "
                       f"most {MAX_QUESTION:,} (documents go into the store, not into a question)", as_of=moment)
-    p = parse(question, resolve.names(db), load_metrics())
+    p = _one_with_facts(db, parse(question, resolve.names(db), load_metrics()), moment)
+    if moment is None and p.at_filing:
+        moment = _filing_moment(db, p)
     moment = moment or p.as_of
-    summary = {"entities": [e.name for e in p.entities], "metric": p.metric.name if p.metric else None,
-               "periods": p.periods, "as_of": moment.isoformat() if moment else None,
-               "growth": p.growth, "comparison": p.comparison}
-    answer = _unnamed(p)
+    answer = _unnamed(p) or _unread(p)
     with_facts = [e for e in p.entities if e.has_facts]
+    if answer is None and p.restatement and p.metric and with_facts:
+        answer = _versions(db, p, with_facts)
     if answer is None and _asks_facts(p) and with_facts and len(with_facts) == len(p.entities):
         answer = _from_facts(db, p, with_facts, moment)
-    if answer is None or (answer.kind == "unanswerable" and p.entities and (p.part or _has_documents(
-            db, p.entities)) and not _known_later(db, p, with_facts)):
+    if answer is None or (answer.kind == "unanswerable" and p.entities and not p.part and not p.unread
+                          and _has_documents(db, p.entities) and not _known_later(db, p, with_facts)):
         text = _from_text(db, p, moment, k)
         if answer is not None and text.kind != "unanswerable":  # the facts lack it, the documents may not
             text = replace(text, explanation=f"{answer.explanation}; {text.explanation}")
         answer = text if answer is None or text.kind != "unanswerable" else answer
-    read_as = "; ".join(f"read {written!r} as {e.name}" for written, e in p.typos)
-    explanation = f"{answer.explanation}; {read_as}" if read_as else answer.explanation
-    return replace(answer, explanation=explanation, as_of=moment, parsed=summary)
+    read_as = "; ".join([f"read {written!r} as {e.name}" for written, e in p.typos] + p.notes)
+    explanation = "; ".join(filter(None, [p.line(moment), answer.explanation, read_as]))
+    return replace(answer, explanation=explanation, as_of=moment, parsed=p.to_dict())
+
+
+def explain(db: Db, question: str) -> Reading:
+    """How a question is read, without answering it."""
+    return parse(question, resolve.names(db), load_metrics())
+
+
+def _filing_moment(db: Db, p: Reading) -> datetime | None:
+    """'at the time of the 10-K': the acceptance of the first filing of that form reporting the period asked (its
+    period of report ending with the period); None when none is known (the question is then refused)."""
+    if not p.entities or not p.periods or not p.entities[0].entity_id:
+        return None
+    try:
+        f = figure(db, p.entities[0].entity_id, p.metric, p.periods[0], None) if p.metric else None
+    except NotFound:
+        return None
+    if f is None:
+        return None
+    row = db.sql("SELECT min(accepted_at) AS at FROM filings WHERE entity_id = ? AND form IN (?, ? || '/A') "
+                 "AND period_end = ?", [p.entities[0].entity_id, p.at_filing, p.at_filing, f.end])
+    at = row["at"][0]
+    return None if at is None or pd.isna(at) else pd.Timestamp(at).to_pydatetime()
+
+
+def _one_with_facts(db: Db, p: Reading, moment: datetime | None) -> Reading:
+    """A name fitting several filers ('Marvell Technology': the predecessor and the successor) is taken for the one
+    that has facts for the metric and period asked, when only one has; the answer says so. Otherwise it stays
+    ambiguous, listing the candidates."""
+    if not p.ambiguous or not p.metric or not (p.periods or p.as_of or moment):
+        return p
+    entities, taken, still = list(p.entities), [], []
+    for written, candidates in p.ambiguous:
+        fit = []
+        for e in candidates:
+            try:
+                if e.has_facts:
+                    figure(db, e.entity_id, p.metric, p.periods[0] if p.periods else None, moment or p.as_of, p.mode)
+                    fit.append(e)
+            except NotFound:
+                continue
+        if len(fit) == 1:
+            entities.append(fit[0])
+            taken.append((written, fit[0], candidates))
+        else:
+            still.append((written, candidates))
+    if not taken:
+        return p
+    notes = [f"{written!r} fits {', '.join(c.label for c in candidates)}; only {e.label} has {p.metric.name} for "
+             f"the period asked" for written, e, candidates in taken]
+    return replace(p, entities=entities, ambiguous=still, named_as=p.named_as + [w for w, _, _ in taken],
+                   notes=p.notes + notes)
+
+
+def _unread(p: Reading) -> Answer | None:
+    """'unanswerable' for a question about a company's figures with words no part of the reading took: a figure for
+    another question is never given in its place."""
+    if p.unread and p.metric and (p.entities or p.periods or p.as_of):
+        return Answer("unanswerable", p.text, explanation=f"could not read {' '.join(p.unread)!r}: those words could "
+                      f"change which figure is asked, and no part of the question takes them")
+    if len(p.periods) > 1 and p.metric and not p.growth:
+        return Answer("unanswerable", p.text, explanation=f"names {len(p.periods)} periods "
+                      f"({', '.join(p.periods)}): ask for one (or for the growth from one to the other)")
+    return None
+
+
+def _versions(db: Db, p: Reading, entities: list[Entity]) -> Answer:
+    """'Was ... ever restated?': every version of the figure, each with its filing, and whether it changed."""
+    entity, period = entities[0], p.periods[0] if p.periods else None
+    try:
+        f = figure(db, entity.entity_id, p.metric, period, None)
+    except NotFound as exc:
+        return Answer("unanswerable", p.text, explanation=f"not in the facts: {exc}")
+    keys = sorted({part.concept for part in f.parts})
+    versions = db.sql("""
+        SELECT concept, unit, period_start, period_end, value, filing_id, form, accepted_at FROM report_versions
+        WHERE entity_id = ? AND list_contains(?, concept) AND period_end = ? AND unit = ?
+          AND period_start IS NOT DISTINCT FROM ?
+        ORDER BY accepted_at, filing_id""", [entity.entity_id, keys, f.end, f.unit, f.start])
+    rows = tuple({"entity": entity.name, "concept": r.concept, "value": float(r.value), "unit": r.unit,
+                  "start": r.period_start.isoformat() if r.period_start is not None and not pd.isna(r.period_start)
+                  else None, "end": r.period_end.isoformat(), "source": r.filing_id, "form": r.form,
+                  "accepted_at": pd.Timestamp(r.accepted_at).isoformat()} for r in versions.itertuples())
+    values = list(dict.fromkeys(round(r["value"], 6) for r in rows))
+    said = (f"restated {len(values) - 1} time(s): " + " -> ".join(_money(v, f.unit) for v in values)
+            if len(values) > 1 else f"never restated: every one of {len(rows)} filings gives {_money(f.value, f.unit)}")
+    return Answer("table", p.text, value=f.value, unit=f.unit, table=rows, citations=_cite(db, f),
+                  parts=tuple(pt.to_dict() for pt in f.parts),
+                  explanation=f"{entity.name} {p.metric.name} {f.period} ({f.start or ''}..{f.end}) was {said}")
 
 
 def _unnamed(p: Reading) -> Answer | None:
@@ -119,6 +210,9 @@ def _unnamed(p: Reading) -> Answer | None:
         why = f"not in the store: {', '.join(p.absent)}"
     elif p.unknown and p.metric and not p.entities:
         why = f"not in the store: no company known as {', '.join(repr(u) for u in p.unknown)}"
+    elif p.metric and (p.periods or p.as_of) and not p.entities:
+        why = ("names no company the store holds" + (f" (could not read {' '.join(p.unread)!r})" if p.unread else "")
+               + ": a figure is given only for a company named")
     return Answer("unanswerable", p.text, explanation=why) if why else None
 
 
@@ -195,7 +289,12 @@ def _cite(db: Db, f: Figure) -> tuple[Citation, ...]:
 
 def _lookup(db: Db, entity: Entity, p: Reading, period: str | None, moment: datetime | None) -> Figure:
     metric = _part_metric(db, entity, p) if p.part else p.metric
-    return figure(db, entity.entity_id, metric, period, moment)
+    f = figure(db, entity.entity_id, metric, period, moment, p.mode)
+    mixed = [n for n in f.notes if n.startswith("mixed basis")]
+    if mixed:  # a quarter derived from a restated year and a nine months as first reported is neither basis
+        raise NotFound(f"{metric.name} {f.period} would be derived from parts on different bases ({mixed[0]}): it is "
+                       f"no figure on either basis; ask for the year and the nine months apart, or as first reported")
+    return f
 
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -279,20 +378,7 @@ def _from_facts(db: Db, p: Reading, entities: list[Entity], moment: datetime | N
     period = p.periods[0] if p.periods else None
     try:
         if p.comparison or len(entities) > 1:
-            figures = [(e, _lookup(db, e, p, period, moment)) for e in entities]
-            rows = [{"entity": e.name, "value": f.value, "unit": f.unit, "period": f.period,
-                     "start": f.start.isoformat() if f.start else None, "end": f.end.isoformat(),
-                     "source": f.source.filing_id, "form": f.source.form,
-                     "accepted_at": f.known_since.isoformat()} for e, f in figures]
-            rows.sort(key=lambda r: r["value"], reverse=not _LOW.search(normalize(p.text)))
-            units = {r["unit"] for r in rows}
-            mixed = f"; not comparable: values in {', '.join(sorted(units))}" if len(units) > 1 else ""
-            return Answer("table", p.text, value=rows[0]["value"], unit=rows[0]["unit"], table=tuple(rows),
-                          citations=tuple(c for _, f in figures for c in _cite(db, f)),
-                          parts=tuple(pt.to_dict() for _, f in figures for pt in f.parts),
-                          explanation=f"{p.metric.name} for {period or 'the latest period'}, one lookup per "
-                                      f"company{when}; first: {rows[0]['entity']}{mixed}; "
-                                      + "; ".join(_describe(e, f, p) for e, f in figures))
+            return _compare(db, p, entities, period, moment)
         entity = entities[0]
         if p.growth and p.periods:
             then, now = _growth_periods(p)
@@ -315,6 +401,40 @@ def _from_facts(db: Db, p: Reading, entities: list[Entity], moment: datetime | N
         return Answer("unanswerable", p.text, explanation=f"not in the facts: {exc}{when}")
     return Answer("fact", p.text, value=f.value, unit=f.unit, citations=_cite(db, f),
                   parts=tuple(pt.to_dict() for pt in f.parts), explanation=_describe(entity, f, p) + when)
+
+
+def _compare(db: Db, p: Reading, entities: list[Entity], period: str | None, moment: datetime | None) -> Answer:
+    """One row per company, each its own lookup with its own reading (its fiscal period, its filing), ranked by
+    value; a company whose figure is missing has a row saying why, and is not ranked."""
+    when = _when(moment)
+    rows, figures = [], []
+    for e in entities:
+        try:
+            f = _lookup(db, e, p, period, moment)
+        except NotFound as exc:
+            rows.append({"entity": e.name, "value": None, "unit": None, "period": period, "start": None, "end": None,
+                         "source": None, "form": None, "accepted_at": None, "status": f"not in the facts: {exc}"})
+            continue
+        figures.append((e, f))
+        rows.append({"entity": e.name, "value": f.value, "unit": f.unit, "period": f.period,
+                     "start": f.start.isoformat() if f.start else None, "end": f.end.isoformat(),
+                     "source": f.source.filing_id, "form": f.source.form, "accepted_at": f.known_since.isoformat(),
+                     "status": "ok", "read_as": f"{e.name}, {p.metric.name}, {f.period} ({f.start or ''}..{f.end})"})
+    if not figures:
+        return Answer("unanswerable", p.text, table=tuple(rows), explanation="not in the facts for any company: "
+                      + "; ".join(f"{r['entity']}: {r['status']}" for r in rows) + when)
+    rows.sort(key=lambda r: (r["value"] is None, -(r["value"] or 0) if not _LOW.search(normalize(p.text))
+                             else (r["value"] or 0)))
+    units = {r["unit"] for r in rows if r["unit"]}
+    mixed = f"; not comparable: values in {', '.join(sorted(units))}" if len(units) > 1 else ""
+    missing = [r["entity"] for r in rows if r["value"] is None]
+    return Answer("table", p.text, value=rows[0]["value"], unit=rows[0]["unit"], table=tuple(rows),
+                  citations=tuple(c for _, f in figures for c in _cite(db, f)),
+                  parts=tuple(pt.to_dict() for _, f in figures for pt in f.parts),
+                  explanation=f"{p.metric.name} for {period or 'the latest period'}, one lookup per company{when}; "
+                              f"first: {rows[0]['entity']}{mixed}"
+                              + (f"; missing: {', '.join(missing)}" if missing else "") + "; "
+                              + "; ".join(_describe(e, f, p) for e, f in figures))
 
 
 # ----------------------------------------------------------------------------------------- text
@@ -405,7 +525,8 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
         if rows:
             found = f"one filtered search per entity ({len(rows)} of {len(held)} found)"
             figures = [_first_number(r["text"]) for r in rows]
-            if all(f is not None for f in figures):  # each row quotes a figure: rank them
+            if all(f is not None for f in figures) and not p.metric:  # each row quotes a figure: rank them
+                # (never for a metric: a number in a passage is no figure of the metric)
                 low = bool(_LOW.search(normalize(p.text)))
                 rows = sorted(({**r, "figure": f} for r, f in zip(rows, figures, strict=True)),
                               key=lambda r: r["figure"], reverse=not low)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -108,23 +109,28 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
 
 REAL_QUESTIONS = data_file("eval", "real_questions.csv")
 REAL_DATA = Path(os.environ.get("FACTSTORE_REAL", Path(__file__).resolve().parents[3] / "shared" / "real"))
-REAL_COMPANIES = ("CIK0000320193", "CIK0001045810", "CIK0001652044", "CIK0001046179")
+REAL_COMPANIES = ("CIK0000320193", "CIK0001045810", "CIK0001652044", "CIK0001046179", "CIK0001318605",
+                  "CIK0001640147", "CIK0001835632", "CIK0001997711")  # the eight companies of shared/real
 REAL_FILINGS = (  # (file in filings/, company, form, filing day): 10-Ks whose text numbers are cited into
     ("AAPL_10-K_2024-11-01_0000320193-24-000123.html", "AAPL", "10-K", "2024-11-01"),
     ("GOOGL_10-K_2025-02-05.html", "1652044", "10-K", "2025-02-05"),
     ("NVDA_10-K_2025-02-26.html", "NVDA", "10-K", "2025-02-26"),
 )
+FSDS_SAMPLES = ("2009q3", "2010q2", "apple_10k_2024")  # the FSDS quarters of shared/real/fsds (every filer)
 _DAYS = {"year": (350, 380), "quarter": (80, 105), "nine_months": (260, 290)}
 _SCALES = (1e6, 1e3, 1.0)
 
 
 def load_real(store: FactStore, real: str | Path) -> None:
-    """Load the real companies' companyfacts (with submissions where present) and 10-K documents."""
+    """Load the store users build from the real data: the eight companies' companyfacts (each with its submissions
+    and their paged files where present), the FSDS samples (every filer of those quarters) and the 10-Ks."""
     real = Path(real)
     for name in REAL_COMPANIES:
         subs = real / "submissions" / f"{name}.json"
-        store.load_companyfacts(real / "companyfacts" / f"{name}.json", subs if subs.exists() else None,
+        paged = sorted((real / "submissions").glob(f"{name}-submissions-*.json"))
+        store.load_companyfacts(real / "companyfacts" / f"{name}.json", [subs, *paged] if subs.exists() else None,
                                 progress=False)
+    store.load_fsds([real / "fsds" / q for q in FSDS_SAMPLES], progress=False)
     for file, company, form, day in REAL_FILINGS:
         store.load_filing(real / "filings" / file, company, form=form, accepted_at=day, progress=False)
 
@@ -344,11 +350,15 @@ def _printed(text: str, unit: str) -> list[float]:
 def judge(q: Any, answer: Answer, docs: pd.Series, texts: dict[str, str]) -> tuple[bool, str]:
     """Whether an answer is right, and why not: the gold value and unit, every part cited to the filing that
     first reported it (its form; the figure's span in its text where the store keeps it) and the period's
-    dates named; no value for a part of the company; passages from the company's own documents. `docs`: the
+    dates named; for a part of the company, no value but one of the part (a dimension's member); passages
+    from the company's own documents. `docs`: the
     stored documents' entity_id by doc_id; `texts`: the filings' texts by doc_id."""
     cik = sec_entity_id(int(q.cik)) if q.cik else None
     if q.expect == "unanswerable":
         return answer.kind == "unanswerable", f"expected unanswerable, got {answer.kind}"
+    if q.expect == "no_total" and answer.kind == "fact":  # a figure of the part (FSDS segments), never the total
+        parts = [pt["concept"] for pt in answer.parts]
+        return bool(parts) and all("|" in c for c in parts), f"a fact not of the part: {parts}"
     if q.expect in ("passages", "no_total"):
         allowed = ("passages", "table") if q.expect == "passages" else ("passages", "unanswerable")
         if answer.kind not in allowed or answer.value is not None:
@@ -401,3 +411,80 @@ def summarize_real(results: pd.DataFrame) -> pd.DataFrame:
     langs = results.groupby("lang").agg(questions=("right", "size"), accuracy=("right", "mean"))
     total = pd.DataFrame({"questions": [len(results)], "accuracy": [results["right"].mean()]}, index=["all"])
     return pd.concat([by, langs.rename(index=lambda x: f"lang {x}"), total])
+
+
+# ------------------------------------------------------------------------------- the generated question bank
+# factstore/evaluate/bank.py writes ~1,100 questions from the raw companyfacts JSON with its own oracle (it imports
+# nothing of ours: tests/test_imports.py holds it to that). Each answer is judged as one of: right, refused (an
+# answerable question refused), not answered (passages where a figure or a refusal was due) or wrong: a number
+# stated as fact that is not the oracle's, or stated where the question must be refused. Wrong must be 0.
+
+def bank_questions(real: str | Path, seed: int = 0) -> pd.DataFrame:
+    """The generated bank (factstore.evaluate.bank.generate) over the real data, one row per question."""
+    from factstore.evaluate.bank import generate
+
+    return pd.DataFrame(generate(Path(real), data_file("metrics.csv"), seed=seed))
+
+
+def _close(a: float | None, b: float | None) -> bool:
+    return a is not None and b is not None and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-6)
+
+
+def judge_bank(q: Any, answer: Answer) -> tuple[str, str]:
+    """The verdict on one bank answer ('right', 'refused', 'not answered' or 'wrong') and why."""
+    stated = [r["value"] for r in answer.table if r.get("value") is not None] if answer.kind == "table" else (
+        [answer.value] if answer.kind == "fact" and answer.value is not None else [])
+    if q.expect == "refuse":
+        if answer.kind == "unanswerable":
+            words = [w for w in normalize_words(q.inserted) if len(w) >= 4] if isinstance(q.inserted, str) else []
+            if words and not set(words) & set(normalize_words(answer.explanation)):
+                return "refused", f"refused without naming {q.inserted!r}: {answer.explanation[:160]}"
+            return "right", ""
+        return ("wrong" if stated else "not answered"), f"expected a refusal, got {answer.kind} {stated[:3]}"
+    if q.expect == "table":
+        want = [r["value"] for r in q.rows]
+        if answer.kind != "table":
+            return ("wrong" if stated else "refused" if answer.kind == "unanswerable" else "not answered"), (
+                f"expected a table, got {answer.kind}: {answer.explanation[:160]}")
+        if any(not any(_close(v, w) for w in want) for v in stated):
+            return "wrong", f"table values {stated}, oracle {want}"
+        if not all(any(_close(v, w) for v in stated) for w in want):
+            return "refused", f"table lacks some companies: {stated}, oracle {want}"
+        return "right", ""
+    if answer.kind == "fact" and _close(answer.value, q.value) and answer.unit == q.unit:
+        return "right", ""
+    if stated:
+        return "wrong", f"stated {stated[:3]} {answer.unit}, oracle {q.value} {q.unit}"
+    return ("refused" if answer.kind == "unanswerable" else "not answered"), (
+        f"{answer.kind}: {answer.explanation[:200]}")
+
+
+def normalize_words(text: str) -> list[str]:
+    from factstore.text.tokenize import normalize
+
+    return [w for w in re.findall(r"\w+", normalize(text)) if w]
+
+
+def evaluate_bank(store: FactStore, questions: pd.DataFrame, progress: bool | None = None) -> pd.DataFrame:
+    """Ask every bank question; per question: class, language, the verdict and why, and the answer."""
+    rows = []
+    for q in progress_bar(questions.itertuples(), total=len(questions), desc="eval ask bank", leave=False,
+                          progress=progress):
+        answer = store.ask(q.question)
+        verdict, why = judge_bank(q, answer)
+        rows.append({"id": q.id, "klass": q.klass, "lang": q.lang, "expected": q.expect, "kind": answer.kind,
+                     "verdict": verdict, "why": why, "question": q.question, "answer": answer})
+    return pd.DataFrame(rows)
+
+
+def summarize_bank(results: pd.DataFrame) -> pd.DataFrame:
+    """Per class and language, and overall: questions, right (answered or rightly refused), refused although
+    answerable, not answered and wrong (a number stated as fact that is not the oracle's)."""
+    def table(groups: Any) -> pd.DataFrame:
+        return groups["verdict"].value_counts().unstack(fill_value=0).reindex(
+            columns=["right", "refused", "not answered", "wrong"], fill_value=0).assign(
+            questions=groups.size(), accuracy=lambda t: t["right"] / t["questions"])
+
+    every = results.assign(all="all")
+    langs = table(results.groupby("lang")).rename(index=lambda x: f"lang {x}")
+    return pd.concat([table(results.groupby("klass")), langs, table(every.groupby("all"))])

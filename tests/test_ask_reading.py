@@ -1,0 +1,162 @@
+"""Questions read as people ask them (issue: no silent misreading): every qualifier a question carries is read or
+left unread, and a question about figures with unread words is refused naming them. Each failure the blind
+analysts quoted is a case here. Readings only: the answers on real data are in test_ask_bank.py."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from factstore.ask.parse import Entity, parse
+from factstore.names import Names
+from factstore.vocabulary import load_metrics
+
+METRICS = load_metrics()
+APPLE = Entity("Apple Inc.", "0000320193", ("AAPL",), True, cik=320193)
+NVIDIA = Entity("NVIDIA CORP", "0001045810", ("NVDA",), True, cik=1045810)
+ALPHABET = Entity("ALPHABET INC.", "0001652044", ("GOOGL", "GOOG"), True, cik=1652044)
+GOOGLE_INC = Entity("GOOGLE INC.", "0001288776", (), True, cik=1288776)  # Alphabet's predecessor filer
+VENTAS = Entity("VENTAS INC", "0000740260", (), True, cik=740260)
+TARGET = Entity("TARGET CORP", "0000027419", (), True, cik=27419)
+QUILLMARK = Entity("Quillmark Software, Inc.", "QMK", (), True)
+SNOWFLAKE = Entity("SNOWFLAKE INC.", "0001640147", ("SNOW",), True, cik=1640147)
+TESLA = Entity("Tesla, Inc.", "0001318605", ("TSLA",), True, cik=1318605)
+KNOWN = Names([APPLE, NVIDIA, ALPHABET, GOOGLE_INC, VENTAS, TARGET, QUILLMARK, SNOWFLAKE, TESLA])
+
+
+def read(question: str):
+    return parse(question, KNOWN, METRICS)
+
+
+# ------------------------------------------------------------------------- the qualifiers that were dropped
+@pytest.mark.parametrize(("question", "periods"), [
+    ("Apple revenue 1H24", ["2024H1"]),
+    ("What was Apple's H1 FY2024 revenue?", ["2024H1"]),
+    ("Apple revenue in the first half of fiscal 2024", ["2024H1"]),
+    ("ventas de Apple en el primer semestre del ejercicio 2024", ["2024H1"]),
+    ("Apple TTM revenue", ["TTM"]),
+    ("Apple LTM revenue through Q2 FY2025", ["TTM2025Q2"]),
+    ("Apple revenue over the last twelve months ending 4Q24", ["TTM2024Q4"]),
+    ("Alphabet trailing twelve month revenue through Q3 2024", ["TTM2024Q3"]),
+    ("ingresos de Apple en los últimos doce meses hasta el segundo trimestre fiscal 2025", ["TTM2025Q2"]),
+    ("Apple revenue for the six months ended March 30, 2024", ["END:half:2024-03-30"]),
+    ("Apple net income for the nine months ended June 29, 2024", ["END:nine_months:2024-06-29"]),
+    ("ventas de Apple en los seis meses terminados el 30 de marzo de 2024", ["END:half:2024-03-30"]),
+    ("Apple revenue for the quarter ended June 29, 2024", ["END:quarter:2024-06-29"]),
+    ("Apple revenue Q2 FY25", ["2025Q2"]),
+    ("apple rev q2 fy25", ["2025Q2"]),
+    ("Apple revenue 2Q24", ["2024Q2"]),
+    ("Apple revenue in 9M FY2023", ["2023M9"]),
+    ("ventas de Apple en los nueve primeros meses del año fiscal 2021", ["2021M9"]),
+    ("What was Apple's most recent quarterly revenue?", ["LATEST:quarter"]),
+])
+def test_periods_are_read_whole(question, periods):
+    p = read(question)
+    assert p.periods == periods and p.unread == [] and p.metric.name in ("revenue", "net_income")
+    assert p.entities
+
+
+@pytest.mark.parametrize(("question", "mode"), [
+    ("Apple's FY2023 revenue as originally reported", "first"),
+    ("¿Ingresos de Apple en el ejercicio 2023 tal como se publicó?", "first"),
+    ("Apple FY2023 revenue, according to the latest figures", "latest"),
+    ("Apple FY2023 revenue as restated", "latest"),
+    ("Apple FY2023 revenue", "as_of"),
+])
+def test_modes(question, mode):
+    p = read(question)
+    assert p.mode == mode and p.periods == ["FY2023"] and p.unread == []
+
+
+@pytest.mark.parametrize(("question", "moment"), [
+    ("NVIDIA shares outstanding as of March 2024", datetime(2024, 3, 1)),  # a month: its first instant
+    ("Apple's fiscal 2024 revenue as of October 2024", datetime(2024, 10, 1)),
+    ("Apple revenue FY2024 as of Oct 15, 2024", datetime(2024, 10, 15)),
+    ("Apple revenue FY2024 a fecha de 15/10/2024", datetime(2024, 10, 15)),
+    ("ventas de Apple en el ejercicio 2024 a marzo de 2025", datetime(2025, 3, 1)),
+    ("Apple revenue FY2023 as of the end of 2023", datetime(2023, 12, 31)),
+    ("At the end of 2009, how much revenue did Apple generate for fiscal 2008?", datetime(2009, 12, 31)),
+    ("A 2025-03-27, ¿cuánto fue la utilidad operativa de Alphabet en el primer trimestre del ejercicio 2024?",
+     datetime(2025, 3, 27)),
+    ("Apple revenue FY2024 as of 2024-11-01 10:01:36", datetime(2024, 11, 1, 10, 1, 36)),
+])
+def test_as_of_moments_never_later_than_asked(question, moment):
+    p = read(question)
+    assert p.as_of == moment and p.unread == [] and len(p.periods) <= 1
+
+
+def test_a_weak_lead_names_a_moment_only_beside_a_period():
+    """'at the end of fiscal 2024' and 'al cierre de 2024' alone are the period; a bare date alone is unread."""
+    assert read("How much cash did Apple have at the end of fiscal 2024?").periods == ["FY2024"]
+    p = read("activos totales de Apple al cierre de 2024")
+    assert p.periods == ["FY2024"] and p.as_of is None
+    p = read("activos totales de Apple a 31/12/2024")
+    assert p.as_of is None and p.unread
+
+
+@pytest.mark.parametrize(("question", "unread"), [
+    ("What was Apple's revenue in FY2023 excluding Greater China?", "excluding"),
+    ("What was Apple's adjusted revenue in FY2023?", "adjusted"),
+    ("NVIDIA adjusted EBITDA fiscal 2025", "adjusted"),
+    ("EBITDA ajustado de Apple en el ejercicio 2024", "ajustado"),
+    ("Apple revenue per employee FY2024", "employee"),
+    ("Apple revenue in March 2024", "march"),  # a month without 'as of': no moment, no period
+    ("Apple TTM revenue FY2024", "ttm"),  # twelve months beside a year: which?
+    ("¿Cuál fue el gasto en I+D no GAAP de Google en 1T25?", "gaap"),
+    ("Apple revenue on a constant-currency basis in fiscal 2016", "constant"),
+])
+def test_words_that_change_the_figure_are_never_dropped(question, unread):
+    assert unread in read(question).unread
+
+
+def test_a_word_modifying_the_metric_is_a_part_never_dropped():
+    assert read("What was Apple's car revenue in FY2024?").part == "car"  # not a slip of 'can'
+    assert read("How much did Apple make from iPhone in fiscal 2024?").part == "iphone"
+    assert read("ingresos de NVIDIA procedentes del segmento de gaming en 2025").part == "gaming"
+
+
+def test_slips_of_filler_words_are_read_past_and_said():
+    p = read("waht were apple's total assets in teh fiscal year 2023? thx")
+    assert p.unread == [] and p.metric.name == "total_assets" and p.periods == ["FY2023"]
+    assert "read 'teh' as 'the'" in p.notes
+
+
+def test_comparisons_and_restatements():
+    p = read("Apple vs NVIDIA revenue in fiscal 2024")
+    assert p.comparison and p.entities == [APPLE, NVIDIA] and p.unread == []
+    p = read("nvda frente a aapl: activos totales en el año fiscal 2015")
+    assert p.comparison and p.entities == [NVIDIA, APPLE] and p.unread == []
+    p = read("Was Tesla's 2019 revenue ever restated?")
+    assert p.restatement and p.periods == ["FY2019"] and p.unread == []
+
+
+def test_growth_between_two_periods_reads_both():
+    p = read("¿Cuánto crecieron los ingresos de Alphabet entre 2023 y 2024?")
+    assert p.growth and p.periods == ["FY2023", "FY2024"] and p.unread == []
+
+
+# ------------------------------------------------------------------------- names among many filers
+def test_a_common_word_names_a_company_only_written_as_a_name():
+    p = read("¿Cuáles fueron las ventas de Apple en 2023?")
+    assert p.entities == [APPLE] and p.metric.name == "revenue"
+    assert read("Ventas de Apple en el ejercicio 2023").entities == [APPLE]  # capitalized first word: a sentence
+    assert read("What was Ventas's revenue in FY2009?").entities == [VENTAS]  # possessive: a name
+    assert read("target revenue FY2009").entities == []
+    assert read("Target").entities == [TARGET]  # the whole question
+
+
+def test_a_curated_alias_outranks_a_predecessors_name():
+    assert read("Google revenue FY2024").entities == [ALPHABET]
+    assert read("Google Inc. revenue FY2010").entities == [GOOGLE_INC]  # its own full name still finds it
+
+
+def test_a_names_first_word_alone_when_no_other_company_shares_it():
+    assert read("Quillmark's revenue in 2023").entities == [QUILLMARK]
+    assert read("quillmark revenue 2023").entities == []  # lower case: a word, not a name
+
+
+def test_lower_case_tickers_unless_a_common_word():
+    assert read("nvda revenue FY2025").entities == [NVIDIA]
+    assert read("snow revenue FY2025").entities == []  # 'snow' is a word
+    assert read("SNOW revenue FY2025").entities == [SNOWFLAKE]
