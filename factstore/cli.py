@@ -179,6 +179,11 @@ def cmd_load_fsds(store: FactStore, args: argparse.Namespace) -> None:
               f"{report.reports} reports{revisions}")
 
 
+def cmd_load_tickers(store: FactStore, args: argparse.Namespace) -> None:
+    report = store.load_tickers(args.path, None if args.path else _client(args))
+    print(f"{report.note}")
+
+
 def cmd_load_filing(store: FactStore, args: argparse.Namespace) -> None:
     report = store.load_filing(args.path, args.entity, accession=args.accession, form=args.form,
                                accepted_at=args.accepted_at, period_end=args.period_end)
@@ -410,6 +415,14 @@ def build_parser() -> argparse.ArgumentParser:
     fsds.add_argument("paths", nargs="+", help="quarter folders or zips")
     _db_option(fsds)
     fsds.set_defaults(run=cmd_load_fsds)
+    tickers = formats.add_parser("tickers", help="the SEC's company_tickers.json: tickers for the companies held",
+                                 description="Add the tickers of the SEC's company_tickers.json to the companies the "
+                                             "store holds (a company without a submissions file is then found by "
+                                             "its ticker). Without PATH it is fetched from www.sec.gov/files.")
+    tickers.add_argument("path", nargs="?", help="a company_tickers.json (default: fetch it)")
+    _sec_options(tickers)
+    _db_option(tickers)
+    tickers.set_defaults(run=cmd_load_tickers)
 
     fact = commands.add_parser("fact", help="one fact as known at a moment, with its provenance",
                                description="One fact as known at --as-of (a bare date is 00:00 UTC). "

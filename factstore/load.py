@@ -26,6 +26,7 @@ from factstore.loaders.filing import accession_in, read_filing
 from factstore.loaders.fsds import Known, read_fsds
 from factstore.loaders.fsds import quarters as fsds_quarters
 from factstore.loaders.reports import read_reports
+from factstore.loaders.tickers import read_tickers, tickers_batch
 from factstore.progress import progress_bar
 
 NO_SUBMISSIONS_GIVEN = "no submissions of its CIK given: acceptance times are the end of each filing date"
@@ -142,3 +143,16 @@ def _stages(desc: str, progress: bool | None) -> Iterator[Callable[[str], None]]
             bar.set_description(f"{desc}: {name}")
         yield step
         bar.update()
+
+
+def tickers(db: Db, source: Json, *, progress: bool | None = None) -> LoadReport:
+    """The tickers of a company_tickers.json added to the companies the store holds (see FactStore.load_tickers)."""
+    with _stages("load tickers", progress) as step:
+        rows = read_tickers(source)
+        held = set(db.sql("SELECT entity_id FROM entities WHERE cik IS NOT NULL")["entity_id"])
+        batch, others = tickers_batch(rows, held, str(source) if not isinstance(source, dict) else "<tickers dict>")
+        step("write")
+        report = write.apply(db, batch)
+    found = len(rows) - others
+    return replace(report, note=f"{found} tickers of {batch.entities['entity_id'].nunique()} companies held; "
+                                f"{others} of companies not held left out")

@@ -4,9 +4,12 @@
 A company is found by any of its tickers (every share class), its CIK, its legal name or a former one (case,
 accents, possessives and legal suffixes ignored: "apple's" finds "Apple Inc."), the first words of a long
 name ("Taiwan Semiconductor"), an acronym of its name that fits no other company (TSMC) or a curated alias
-(data/aliases.csv: Google is Alphabet). A name that fits several companies is ambiguous and never guessed;
-a close spelling is only a hint, except inside a question, where one slip in a capitalized name ("Rapssa")
-is forgiven when it fits one company alone.
+(data/aliases.csv: Google is Alphabet, before the predecessor filer GOOGLE INC.). A name that fits several
+companies is ambiguous and never guessed; a close spelling is only a hint, except inside a question, where one
+slip in a capitalized name ("Rapssa") is forgiven when it fits one company alone. Inside a question, too, a
+capitalized first word of a name no other company's starts with finds it ("Quillmark"), a ticker counts in lower
+case unless it is a common word ("nvda", never "snow"), and a name made of common words ("ventas", "target")
+counts only written as a name: capitalized past the first word, possessive, before a legal suffix, or alone.
 """
 
 from __future__ import annotations

@@ -135,6 +135,13 @@ class FactStore:
         `fact(dims=...)`), never in the company's totals. Without sub.txt, every accession must be in the store."""
         return load.fsds(self.db, paths, progress=progress)
 
+    def load_tickers(self, source: Json | None = None, client: SecClient | None = None, *,
+                     progress: bool | None = None) -> LoadReport:
+        """Add the tickers of the SEC's company_tickers.json (a path or dict; None: fetched with `client`, default
+        SecClient()) to the companies the store holds, so that one without a submissions file is found by its
+        ticker; companies the store does not hold are left out, and said so in the report's note."""
+        return sync.load_tickers(self.db, source, client, progress=progress)
+
     def load_filing(self, path: str | Path, entity: str | int, *, accession: str | None = None,
                     form: str | None = None, accepted_at: Any = None, period_end: Any = None,
                     progress: bool | None = None) -> LoadReport:

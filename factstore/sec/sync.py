@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from factstore import write
+from factstore import load, write
 from factstore.errors import FactstoreError, LoadError
 from factstore.loaders.batch import Batch, LoadReport, sec_entity_id
 from factstore.loaders.companyfacts import Json, Named, Submissions, parse_companyfacts, read_submissions
@@ -318,3 +318,12 @@ def _update_one(db: Db, client: SecClient, cik: int) -> LoadReport:
         documents.ingested += [(a, "", entity_id) for a in settled(listed, loaded, _today())]
         report = replace(write.apply(db, documents), source=f"CIK {cik}")
     return replace(report, error="; ".join(failed) or None)
+
+
+def load_tickers(db: Db, source: Json | None, client: SecClient | None, *, progress: bool | None = None
+                 ) -> LoadReport:
+    """company_tickers.json (given, or fetched from www.sec.gov/files) loaded into the companies held."""
+    if source is None:
+        data, path = (client or SecClient()).get_json("/files/company_tickers.json", "www")
+        source = Named(data, str(path))
+    return load.tickers(db, source, progress=progress)
