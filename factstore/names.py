@@ -152,6 +152,7 @@ class Found:
     unknown: list[str] = field(default_factory=list)  # what looks like a company and is none known: "Acme's", MSFT
     typos: list[tuple[str, Entity]] = field(default_factory=list)  # (as written, taken for)
     named_as: list[str] = field(default_factory=list)  # the words that named the companies found, as written
+    absent_as: list[str] = field(default_factory=list)  # the words that named companies the store lacks
 
 
 @dataclass(frozen=True)
@@ -292,6 +293,7 @@ class Names:
             found = self._entities(m.found)
             if m.absent:
                 out.absent.append(m.absent)
+                out.absent_as.append(m.written)
             elif len(found) > 1:
                 out.ambiguous.append((m.written, tuple(found)))
             else:

@@ -498,7 +498,7 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
         taken.find(re.compile(r"\b(?:ever|alguna vez|how did|como)\b"), "restatement")
     mode = next((m for pattern, m in _MODE if taken.find(pattern, "mode")), "as_of")
     found = find_entities(question, known)
-    for written in found.named_as + [w for w, _ in found.ambiguous]:
+    for written in found.named_as + found.absent_as + [w for w, _ in found.ambiguous]:
         for m in re.finditer(rf"(?<!\w){re.escape(normalize(written))}(?!\w)", norm):
             if taken.free(m.start(), m.end()):
                 taken.take(m.start(), m.end(), "entity")
