@@ -160,3 +160,21 @@ def test_lower_case_tickers_unless_a_common_word():
     assert read("nvda revenue FY2025").entities == [NVIDIA]
     assert read("snow revenue FY2025").entities == []  # 'snow' is a word
     assert read("SNOW revenue FY2025").entities == [SNOWFLAKE]
+
+
+@pytest.mark.parametrize(("question", "metric"), [
+    ("Apple op income FY2024", "operating_income"), ("Apple opex FY2024", "operating_expenses"),
+    ("Apple D&A FY2024", "depreciation_amortization"), ("Apple SBC FY2024", "stock_based_compensation"),
+    ("Apple FCF FY2024", "free_cash_flow"), ("Apple capex FY2024", "capex"), ("Apple inventory FY2024", "inventory"),
+    ("¿Cuánto ingresó Apple en el ejercicio 2024?", "revenue"), ("¿Cuánto facturó Apple en 2024?", "revenue"),
+    ("¿Cuánto ganó Apple en el ejercicio 2024?", "net_income"), ("apple rev FY2024", "revenue"),
+])
+def test_abbreviations_and_verbs_name_metrics(question, metric):
+    p = read(question)
+    assert p.metric.name == metric and p.entities == [APPLE] and p.unread == []
+
+
+def test_headcount_is_no_figure_of_the_facts():
+    """Employees are not in companyfacts: a headcount question is a text question, never another metric."""
+    p = read("How many employees does Apple have? headcount")
+    assert p.metric is None and p.entities == [APPLE]
