@@ -16,7 +16,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import datetime
 
 from factstore.names import Entity, Found, Names, acronyms, name_words, one_edit
 from factstore.text import tokenize
@@ -587,8 +587,3 @@ def _kind(label: str) -> str:
     if label.startswith(("FY", "CY")):
         return "year"
     return {"Q": "quarter", "H": "half", "M": "nine_months"}.get(label[4:5], "ttm")
-
-
-def period_end_day(label: str) -> date | None:
-    """The day an END: label names."""
-    return date.fromisoformat(label.split(":", 2)[2]) if label.startswith("END:") else None
