@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The wheel works on its own: build it, install it with its dependencies into a fresh virtual environment in a
 # temporary folder, and from an empty working folder (nothing of the checkout on the path) check that
-#   - the wheel holds every tracked module of factstore/ and the package data (sql/*.sql, data/*.csv,
+#   - the wheel holds every tracked module of factstore/ and the package data (sql/*.sql, data/*.csv, data/*.txt,
 #     data/eval/*.csv as factstore/sql/, factstore/data/): a package left out of pyproject.toml's list fails here;
 #   - factstore is imported from the new environment's site-packages, and every one of its modules imports there
 #     (its declared dependencies suffice; factstore.spark without the optional pyspark);
@@ -32,7 +32,7 @@ wheel=$(echo "$tmp"/dist/factstore-*.whl)
 test -f "$wheel"
 
 step "checking $(basename "$wheel") holds every module and data file"
-git ls-files 'factstore/*.py' 'sql/*.sql' 'data/*.csv' 'data/eval/*.csv' > "$tmp/tracked"
+git ls-files 'factstore/*.py' 'sql/*.sql' 'data/*.csv' 'data/*.txt' 'data/eval/*.csv' > "$tmp/tracked"
 "$python" - "$wheel" "$tmp/tracked" <<'EOF'
 import sys
 import zipfile
@@ -95,8 +95,9 @@ step "running factstore demo from $tmp/work"
 FACTSTORE_CACHE=$tmp/cache "$tmp/venv/bin/factstore" demo > demo.out 2> demo.err || {
     echo "check_wheel: factstore demo failed:"; tail -30 demo.out demo.err; exit 1; }
 for expected in "demo data: $tmp/cache/demo-40" "course reference (acciones6_ventas.csv)" "derived: FY - 9M" \
-                "as of 2020-" "mixed basis" "Rapsa's discrete quarters" "[fact] Rapsa revenue changed" \
-                "[table] one filtered search per entity" "factstore eval retrieval --documents $tmp/cache/reports/"; do
+                "as of 2020-" "mixed basis" "Rapsa's discrete quarters" "[fact] read as: Rapsa, revenue, FY2021" \
+                "Rapsa revenue changed" "[table] read as: Gestora Atalaya" "one filtered search per entity" \
+                "factstore eval retrieval --documents $tmp/cache/reports/"; do
     grep -qF -- "$expected" demo.out || {
         echo "check_wheel: the demo's output lacks '$expected':"; cat demo.out; exit 1; }
 done

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 QUARTERS = ("tests/test_facts_quarters.py",)
 FSDS = "tests/test_fsds.py"
 READING = ("tests/test_ask_reading.py",)
-BANK = ("tests/test_ask_bank.py::test_no_wrong_number_is_stated_and_nearly_all_are_right[every=8]",)
+BANK = ("tests/test_ask_bank.py::test_no_wrong_number_is_stated_and_nearly_all_are_right[every=16]",)
 
 
 def asked(test: str) -> tuple[str, ...]:

@@ -200,6 +200,7 @@ def bulk_oracle(real):
     store.close()
 
 
+@pytest.mark.slow
 def test_bulk_loads_every_member_and_reports_bad_ones_by_name(bulk, bulk_oracle, tmp_path):
     facts, subs = bulk
     broken = tmp_path / "companyfacts.zip"

@@ -157,6 +157,7 @@ def test_scores_after_a_round_trip_equal_rank_bm25(parity, header):
         assert rows[:10] == order[:10].tolist()
 
 
+@pytest.mark.slow
 def test_a_new_document_appends_its_rows_and_equals_a_full_rebuild(stored, reports, tmp_path, monkeypatch):
     path = tmp_path / "grown.duckdb"
     shutil.copyfile(stored, path)
