@@ -185,7 +185,8 @@ def cmd_load_tickers(store: FactStore, args: argparse.Namespace) -> None:
 
 
 def cmd_load_filing(store: FactStore, args: argparse.Namespace) -> None:
-    report = store.load_filing(args.path, args.entity, accession=args.accession, form=args.form,
+    report = store.load_filing(args.path, args.entity, cik=args.cik, name=args.name, accession=args.accession,
+                               form=args.form,
                                accepted_at=args.accepted_at, period_end=args.period_end)
     print(f"added {report.documents} documents, {report.filings} filings"
           + ("" if report.documents else " (this document was stored before)"))
@@ -220,6 +221,12 @@ def cmd_eval_retrieval(store: FactStore, args: argparse.Namespace) -> None:
 
     from factstore.evaluate.retrieval import evaluate, plot
 
+    if args.real is not None:
+        _eval_retrieval_real(args)
+        return
+    missing = [f"--{n}" for n in ("documents", "passages", "questions") if getattr(args, n) is None]
+    if missing:
+        raise SystemExit(f"factstore eval retrieval: {', '.join(missing)} required (or --real)")
     store.load_reports(args.documents)
     summary, by_type = evaluate(store, args.passages, args.questions, strategies=args.strategy or STRATEGY_NAMES)
     if args.plot:
@@ -236,6 +243,25 @@ def cmd_eval_retrieval(store: FactStore, args: argparse.Namespace) -> None:
                                                       values="recall", sort=False).to_string())
     if args.plot:
         print(f"\nplot: {args.plot}")
+
+
+def _eval_retrieval_real(args: argparse.Namespace) -> None:
+    """The real text questions over every filing in shared/real/filings, in a store built as users build theirs."""
+    import pandas as pd
+
+    from factstore.evaluate.ask import load_real
+    from factstore.evaluate.filings import evaluate_text, read_text_gold, summarize_text
+
+    with factstore.open() as real:
+        load_real(real, args.real)
+        results = evaluate_text(real, read_text_gold(), Path(args.real) / "filings")
+    tables = summarize_text(results)
+    if args.json:
+        print(json.dumps({name: t.reset_index().to_dict(orient="records") for name, t in tables.items()}))
+        return
+    with pd.option_context("display.width", 200, "display.precision", 3):
+        for name, table in tables.items():
+            print(f"\n{name}\n{table.to_string()}")
 
 
 def cmd_parse(store: FactStore, args: argparse.Namespace) -> None:
@@ -472,14 +498,18 @@ def build_parser() -> argparse.ArgumentParser:
     _db_option(sql)
     sql.set_defaults(run=cmd_sql)
 
-    filing = formats.add_parser("filing", help="a local SEC filing document (HTML) of a company in the store",
-                                description="Attach a local SEC primary document (e.g. a 10-K's HTML) to the SEC "
-                                            "company whose facts are in the store: same company, same filing "
-                                            "(found by its accession, given or in the file's name), parsed and "
-                                            "chunked for search. A filing the store does not know needs --form "
-                                            "and --accepted-at.")
+    filing = formats.add_parser("filing", help="a local SEC filing document (HTML), of any company",
+                                description="Load a local SEC primary document (e.g. a 10-K's HTML), parsed and "
+                                            "chunked for search. Its company: --entity (one in the store), else "
+                                            "--cik or the CIK on its inline XBRL cover, else --name or the "
+                                            "registrant's name on its cover page. Its filing: the one the store "
+                                            "knows (by accession, or form and filing day), else its form and "
+                                            "period as given or on its cover, accepted at --accepted-at or the "
+                                            "end of the day in its file name (NVDA_10-K_2025-02-26.html).")
     filing.add_argument("path", help="the document's HTML file")
-    filing.add_argument("--entity", required=True, help="the company: ticker, CIK or name")
+    filing.add_argument("--entity", help="the company, one in the store: ticker, CIK or name")
+    filing.add_argument("--cik", help="the company's CIK, where the document does not carry it")
+    filing.add_argument("--name", help="the company's name, where the document does not carry it")
     filing.add_argument("--accession", help="its accession number (default: the one in the file's name)")
     filing.add_argument("--form", help="its form, e.g. 10-K (checked against the store where it knows the filing)")
     filing.add_argument("--accepted-at", help="when it was accepted: a day (e.g. 2025-02-05) or a UTC time")
@@ -526,9 +556,13 @@ def build_parser() -> argparse.ArgumentParser:
                                  description="Load the reports, index them with every strategy (with and "
                                              "without header) and measure recall@k, complete answers and "
                                              "characters delivered for k = 1..10.")
-    retrieval.add_argument("--documents", required=True, help="rag6_documentos.parquet")
-    retrieval.add_argument("--passages", required=True, help="rag6_pasajes.parquet")
-    retrieval.add_argument("--questions", required=True, help="rag6_preguntas.csv")
+    retrieval.add_argument("--documents", help="rag6_documentos.parquet")
+    retrieval.add_argument("--passages", help="rag6_pasajes.parquet")
+    retrieval.add_argument("--questions", help="rag6_preguntas.csv")
+    retrieval.add_argument("--real", nargs="?", const=str(REAL_DATA), metavar="PATH",
+                           help="instead: the real text questions (data/eval/real_text_questions.jsonl) over every "
+                                "filing in PATH/filings (default shared/real beside the checkout): hit@1/3/5 by "
+                                "language and class, and the characters delivered")
     retrieval.add_argument("--strategy", action="append", choices=STRATEGY_NAMES,
                            help="only these strategies (repeat; default all)")
     retrieval.add_argument("--json", action="store_true",

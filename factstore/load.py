@@ -12,8 +12,8 @@ from typing import Any
 
 from factstore import resolve, write
 from factstore.db import Db
-from factstore.errors import LoadError
-from factstore.loaders.batch import LoadReport
+from factstore.errors import LoadError, NotFound
+from factstore.loaders.batch import LoadReport, sec_entity_id
 from factstore.loaders.companyfacts import (
     Json,
     SubmissionsAhead,
@@ -22,7 +22,8 @@ from factstore.loaders.companyfacts import (
     read_companyfacts,
 )
 from factstore.loaders.course import Table, read_course
-from factstore.loaders.filing import accession_in, read_filing
+from factstore.loaders.cover import Cover, read_cover
+from factstore.loaders.filing import Filer, accession_in, read_document, read_filing
 from factstore.loaders.fsds import Known, read_fsds
 from factstore.loaders.fsds import quarters as fsds_quarters
 from factstore.loaders.reports import read_reports
@@ -106,24 +107,63 @@ def _fsds_known(db: Db, filing_ids: list[str], entity_ids: list[str]) -> Known:
     return Known(filings, entities, periods, units)
 
 
-def filing(db: Db, path: str | Path, entity: str | int, *, accession: str | None = None,
-                form: str | None = None, accepted_at: Any = None, period_end: Any = None,
-                progress: bool | None = None) -> LoadReport:
-    """A local SEC primary document of a company in the store (see FactStore.load_filing)."""
+def filing(db: Db, path: str | Path, entity: str | int | None = None, *, cik: int | str | None = None,
+           name: str | None = None, accession: str | None = None, form: str | None = None, accepted_at: Any = None,
+           period_end: Any = None, progress: bool | None = None) -> LoadReport:
+    """A local SEC primary document, of a company in the store or not (see FactStore.load_filing)."""
     with _stages("load filing", progress) as step:
-        entity_id = resolve.entity(db, entity)
-        row = db.one("SELECT cik, name, tickers FROM entities WHERE entity_id = ?", [entity_id])
-        if row is None or row[0] is None:
-            raise LoadError(str(path), f"{entity_id} is not an SEC company (no CIK): load its documents with "
-                                       "load_course", field="entity")
+        body = read_document(path)
+        cover = read_cover(body)
+        filer = _filer(db, str(path), entity, cik, name, cover)
         filing_id = accession_in(path, accession) or Path(path).name
         filings = db.sql("""SELECT filing_id, entity_id, form, period_end, filed, accepted_at,
             accepted_precision, accepted_note, source FROM filings WHERE entity_id = ? OR filing_id = ?""",
-                           [entity_id, filing_id])
-        batch = read_filing(path, row[0], {"name": row[1], "tickers": row[2] or []}, filings,
-                            accession=accession, form=form, accepted_at=accepted_at, period_end=period_end)
+                           [filer.entity_id, filing_id])
+        batch = read_filing(path, body, filer, filings, cover, accession=accession, form=form,
+                            accepted_at=accepted_at, period_end=period_end)
         step("write")
         return replace(write.apply(db, batch), source=str(path))
+
+
+def _filer(db: Db, source: str, entity: str | int | None, cik: int | str | None, name: str | None,
+           cover: Cover) -> Filer:
+    """The company a document is for: the entity given, else the CIK given or on its inline XBRL cover, else the
+    name given or on its cover page (a company the store does not hold is taken as the document says). A CIK
+    given or on the cover that is not the stored company's is refused, naming both."""
+    said = _cik(cik, source) if cik is not None else cover.cik
+    if said != cover.cik and cover.cik is not None:
+        raise LoadError(source, f"the document's {cover.source} says CIK {cover.cik} ({cover.name}), not CIK {said}",
+                        field="cik")
+    label = name or cover.name
+    if entity is not None:
+        entity_id = resolve.entity(db, entity)
+    elif said is not None:
+        entity_id = sec_entity_id(said)
+    elif label:
+        try:
+            entity_id = resolve.entity(db, label)
+        except NotFound:
+            entity_id = " ".join(label.upper().split())  # a filer known by name only is keyed by it
+    else:
+        raise LoadError(source, "the document does not say whose it is (no inline XBRL cover, no registrant's "
+                                "name on its cover page): give the company, its cik or its name", field="entity")
+    row = db.one("SELECT cik, name, tickers FROM entities WHERE entity_id = ?", [entity_id])
+    if row is None:
+        return Filer(entity_id, said, label, cover.tickers)
+    if row[0] is None and (entity is not None or said is not None):
+        raise LoadError(source, f"{entity_id} is not an SEC company (no CIK): load its documents with "
+                                "load_course", field="entity")
+    if said is not None and said != row[0]:
+        raise LoadError(source, f"the document is CIK {said} ({label or 'unnamed'}), but {entity} is CIK {row[0]} "
+                                f"({row[1]}) in the store", field="cik" if cik is not None else "entity")
+    return Filer(entity_id, row[0], row[1], tuple(row[2] or ()))
+
+
+def _cik(value: int | str, source: str) -> int:
+    text = str(value).strip().upper().removeprefix("CIK").strip()
+    if not text.isdigit() or not 0 < int(text) < 10**10:
+        raise LoadError(source, f"not a CIK (up to ten digits): {value!r}", field="cik")
+    return int(text)
 
 
 def reports(db: Db, path: Table, *, progress: bool | None = None) -> LoadReport:

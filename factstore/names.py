@@ -50,6 +50,10 @@ NOT_TICKERS_IN_TEXT = frozenset({"AI", "CEO", "CFO", "COO", "EPS", "EBIT", "EBIT
                                  "SEC", "TTM", "UK", "US", "USA", "USD", "YOY"})
 _EDGE = "¿¡\"“”«»()[]{},;:!?"
 _TICKER_LIKE = re.compile(r"[A-Z]{2,5}(?:[.-][A-Z])?")  # MSFT, BRK.B
+# a name where a question puts its company: "does Acme Corp say", "how many employees does Acme have", "tiene Acme"
+_CAPITAL_RUN = r"[A-Z][\w&.'’-]*(?:\s+(?:&\s+)?[A-Z][\w&.'’-]*){0,3}"
+_COMPANY_SLOT = re.compile(rf"\b(?:does|did|do|has|have|had|tiene|tenía|tienen|dice|decía|menciona|reporta|describe"
+                           rf"|emplea|según)\s+({_CAPITAL_RUN})(?=\s+[a-z¿?]|\s*[?.!]|\s*$)")
 MIN_TYPO_KEY = 5  # a slip is forgiven only in names of at least this many characters
 
 
@@ -309,6 +313,12 @@ class Names:
             if (_TICKER_LIKE.fullmatch(word) and _in_capitals(word)) or (
                     _POSSESSIVE.search(t) and _capitalized(t) and not set(name_words(word)) <= tokenize.FUNCTION_WORDS):
                 out.unknown.append(word)
+        common = common_words()
+        for m in _COMPANY_SLOT.finditer(question):
+            run = m.group(1).rstrip(".")
+            if not any(m.start(1) < t.end and t.start < m.end(1) for t in taken) and run not in out.unknown and (
+                    not set(name_words(run)) <= common | tokenize.FUNCTION_WORDS):
+                out.unknown.append(run)
         return out
 
     def _name_matches(self, question: str, words: list[tuple[str, int, int, bool]]) -> list[_Match]:

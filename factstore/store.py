@@ -142,18 +142,19 @@ class FactStore:
         ticker; companies the store does not hold are left out, and said so in the report's note."""
         return sync.load_tickers(self.db, source, client, progress=progress)
 
-    def load_filing(self, path: str | Path, entity: str | int, *, accession: str | None = None,
-                    form: str | None = None, accepted_at: Any = None, period_end: Any = None,
-                    progress: bool | None = None) -> LoadReport:
-        """Attach a local SEC primary document (HTML) to the SEC company holding the facts (`entity`: ticker,
-        CIK or name), as a fetched document would be: same entity, same filing, parsed, sectioned and chunked
-        into every index strategy in use. The accession (given, or in the file's name) finds the filing the
-        store knows, whose form, period and acceptance time the document takes (a contradiction is a
-        LoadError); without one, the company's one filing of that form filed on the day of `accepted_at` is
-        it. A filing the store does not know needs `form` and `accepted_at` (a day, or a moment: UTC unless
-        it says). Loading again adds nothing."""
-        return load.filing(self.db, path, entity, accession=accession, form=form, accepted_at=accepted_at,
-                           period_end=period_end, progress=progress)
+    def load_filing(self, path: str | Path, entity: str | int | None = None, *, cik: int | str | None = None,
+                    name: str | None = None, accession: str | None = None, form: str | None = None,
+                    accepted_at: Any = None, period_end: Any = None, progress: bool | None = None) -> LoadReport:
+        """Load a local SEC primary document (HTML), parsed, sectioned and chunked into every index strategy in
+        use. Its company is `entity` (ticker, CIK or name of one in the store), else the `cik` given or on its
+        inline XBRL cover, else the `name` given or on its cover page; one the store does not hold is added as
+        the document says. Its filing: the one the store knows by accession (given, or in the file's name) or by
+        form and filing day, whose form, period and acceptance time it takes; else the form and period given or
+        on its cover, accepted at `accepted_at` (a day, or a moment: UTC unless it says) or at the end of the
+        day in its file name (NVDA_10-K_2025-02-26.html). A contradiction is a LoadError. Loading again adds
+        nothing."""
+        return load.filing(self.db, path, entity, cik=cik, name=name, accession=accession, form=form,
+                           accepted_at=accepted_at, period_end=period_end, progress=progress)
 
     def load_reports(self, path: Table, *, progress: bool | None = None) -> LoadReport:
         """Load Markdown reports in the rag6 format (rag6_documentos.parquet: id_doc, titulo, tipo, texto)

@@ -26,6 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 QUARTERS = ("tests/test_facts_quarters.py",)
 FSDS = "tests/test_fsds.py"
 READING = ("tests/test_ask_reading.py",)
+ANY_FILING = ("tests/test_load_any_filing.py",)
+RANKING = ("tests/test_ranking_filings.py",)
 BANK = ("tests/test_ask_bank.py::test_no_wrong_number_is_stated_and_nearly_all_are_right[every=16]",)
 
 
@@ -427,6 +429,23 @@ MUTANTS: list[Mutant] = [
     Mutant("'as first reported' answered as known now", "factstore/metrics.py",
            "else facts.fact(db, entity_id, concepts, period=period, as_of=moment, mode=mode, strict=True))",
            "else facts.fact(db, entity_id, concepts, period=period, as_of=moment, strict=True))", BANK),
+    Mutant("a given CIK wins over the document's own", "factstore/load.py",
+           "    if said != cover.cik and cover.cik is not None:", "    if False:", ANY_FILING),
+    Mutant("an amended cover read as the original form", "factstore/loaders/cover.py",
+           "amended[0].strip().lower() == \"true\"", "amended[0].strip().lower() == \"yes\"", ANY_FILING),
+    Mutant("the cover's nested date cut at the inner tag", "factstore/loaders/cover.py",
+           "        depth += -1 if m.group(1) else 1", "        depth -= 1", ANY_FILING),
+    Mutant("a text question naming an unknown company searches the others'", "factstore/ask/route.py",
+           "    elif p.unknown and not p.entities:", "    elif p.unknown and p.metric and not p.entities:", ANY_FILING),
+    Mutant("a company filter naming no document searches all", "factstore/text/index.py",
+           "        if bare:\n            raise NotFound", "        if False:\n            raise NotFound", ANY_FILING),
+    Mutant("section priors never weigh", "factstore/text/search.py",
+           "math.prod(p.boost for p in priors", "math.prod(1.0 for p in priors", RANKING),
+    Mutant("the glossary takes each word of a phrase", "factstore/text/glossary.py",
+           "        for n in range(min(longest, len(terms) - i), 0, -1):", "        for n in range(1, 0, -1):",
+           RANKING),
+    Mutant("question words kept in the query", "factstore/text/search.py",
+           "and t not in question_words()] or terms", "] or terms", RANKING),
 ]
 
 

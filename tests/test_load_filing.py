@@ -86,8 +86,12 @@ def test_another_companys_accession_and_non_sec_companies_are_refused(real, tmp_
         s.load_companyfacts(real / "companyfacts" / APPLE, submissions_for(real, APPLE), progress=False)
         nvidia = "CIK0001045810.json"
         s.load_companyfacts(real / "companyfacts" / nvidia, submissions_for(real, nvidia), progress=False)
-        with pytest.raises(LoadError, match="stored as one of 0000320193"):
+        with pytest.raises(LoadError, match="the document is CIK 320193 .* but NVDA is CIK 1045810"):
             s.load_filing(real / "filings" / AAPL_10K, entity="NVDA", progress=False)
+        renamed = tmp_path / AAPL_10K.replace("AAPL", "NVDA")  # another's accession in the name of a 10-K
+        renamed.write_bytes((real / "filings" / "NVDA_10-K_2025-02-26.html").read_bytes())
+        with pytest.raises(LoadError, match="stored as one of 0000320193"):
+            s.load_filing(renamed, entity="NVDA", progress=False)
         with pytest.raises(LoadError, match="not an HTML document"):
             s.load_filing(real / "companyfacts" / APPLE, entity="AAPL", form="10-K", accepted_at="2024-11-01",
                           progress=False)
@@ -108,9 +112,8 @@ def test_without_an_accession_the_filing_is_found_by_form_and_day(real):
     with factstore.open() as s:
         s.load_companyfacts(alphabet, progress=False)  # no submissions
         path = real / "filings" / "GOOGL_10-K_2025-02-05.html"
-        with pytest.raises(LoadError, match="give its form and acceptance time"):
-            s.load_filing(path, entity="Alphabet", progress=False)
         report = s.load_filing(path, entity="Google", form="10-K", accepted_at="2025-02-05", progress=False)
+        assert s.load_filing(path, progress=False).documents == 0  # the cover and the file name say the same
         assert report.documents == 1 and report.filings == 0
         docs = s.sql("SELECT doc_id, entity_id FROM documents")
         assert list(docs["doc_id"]) == list(wanted) and list(docs["entity_id"]) == [f"{facts['cik']:010d}"]
@@ -121,8 +124,8 @@ def test_a_filing_the_store_does_not_know_gets_its_own_row(real):
     path = real / "filings" / "AAPL_10-Q_2025-05-02_aapl-20250329.htm"
     with factstore.open() as s:
         s.load_companyfacts(real / "companyfacts" / "vintage" / "CIK0000320193_asof_2024-11-01.json", progress=False)
-        with pytest.raises(LoadError, match="give its form"):
-            s.load_filing(path, entity="Apple", accepted_at="2025-05-02", progress=False)
+        with pytest.raises(LoadError, match="says form 10-Q, not 10-K"):
+            s.load_filing(path, entity="Apple", form="10-K", accepted_at="2025-05-02", progress=False)
         report = s.load_filing(path, entity="Apple", form="10-Q", accepted_at="2025-05-02", period_end="2025-03-29",
                                progress=False)
         row = s.sql("SELECT * FROM filings WHERE filing_id = ?", [path.name]).iloc[0]
@@ -156,7 +159,7 @@ def test_cli_load_filing(real, tmp_path, capsys):
     assert main(["load", "filing", path, "--entity", "AAPL", "--db", str(db)]) == 0
     assert "added 1 documents" in capsys.readouterr().out
     assert main(["load", "filing", path, "--entity", "AAPL", "--form", "10-Q", "--db", str(db)]) == 1
-    assert "is a 10-K in the store, not a 10-Q" in capsys.readouterr().err
+    assert "inline XBRL says form 10-K, not 10-Q" in capsys.readouterr().err
     # ask opens the store read-only: the text index it needs is built in memory, nothing is written
     assert main(["ask", "What are Apple's risk factors related to China?", "--json", "--db", str(db)]) == 0
     printed = json.loads(capsys.readouterr().out)

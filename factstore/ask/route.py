@@ -208,7 +208,7 @@ def _unnamed(p: Reading) -> Answer | None:
                                         for written, found in p.ambiguous)
     elif p.absent and (not p.entities or p.comparison):
         why = f"not in the store: {', '.join(p.absent)}"
-    elif p.unknown and p.metric and not p.entities:
+    elif p.unknown and not p.entities:
         why = f"not in the store: no company known as {', '.join(repr(u) for u in p.unknown)}"
     elif p.metric and (p.periods or p.as_of) and not p.entities:
         why = ("names no company the store holds" + (f" (could not read {' '.join(p.unread)!r})" if p.unread else "")
@@ -518,12 +518,12 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
         query = " ".join(w for w in re.findall(r"\w+", normalize(query)) if w not in names_words)
         rows, cites = [], []
         for name, docs in held:
-            hits = _scored(index.search(db, query, k=1, strategy="scoped", header=True, filters=within(docs)))
+            hits = _scored(index.search(db, query, k=k, strategy="scoped", header=True, filters=within(docs)))
             if hits:
                 rows.append({"entity": name, "doc": hits[0].doc_id, "text": _best_line(hits[0].text, query)})
-                cites.extend(_passages(hits[:1]))
+                cites.extend(_passages(hits))
         if rows:
-            found = f"one filtered search per entity ({len(rows)} of {len(held)} found)"
+            found = f"one filtered search per entity, {k} passages each ({len(rows)} of {len(held)} found)"
             figures = [_first_number(r["text"]) for r in rows]
             if all(f is not None for f in figures) and not p.metric:  # each row quotes a figure: rank them
                 # (never for a metric: a number in a passage is no figure of the metric)

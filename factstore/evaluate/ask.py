@@ -111,10 +111,16 @@ REAL_QUESTIONS = data_file("eval", "real_questions.csv")
 REAL_DATA = Path(os.environ.get("FACTSTORE_REAL", Path(__file__).resolve().parents[3] / "shared" / "real"))
 REAL_COMPANIES = ("CIK0000320193", "CIK0001045810", "CIK0001652044", "CIK0001046179", "CIK0001318605",
                   "CIK0001640147", "CIK0001835632", "CIK0001997711")  # the eight companies of shared/real
-REAL_FILINGS = (  # (file in filings/, company, form, filing day): 10-Ks whose text numbers are cited into
-    ("AAPL_10-K_2024-11-01_0000320193-24-000123.html", "AAPL", "10-K", "2024-11-01"),
-    ("GOOGL_10-K_2025-02-05.html", "1652044", "10-K", "2025-02-05"),
-    ("NVDA_10-K_2025-02-26.html", "NVDA", "10-K", "2025-02-26"),
+REAL_FILINGS = (  # (file in filings/, what load_filing is given): each loads from the document and its name alone,
+    ("AAPL_10-K_2024-11-01_0000320193-24-000123.html", {}),  # but for the two filings of the 1990s and 2010s,
+    ("AAPL_10-Q_2025-05-02_aapl-20250329.htm", {}),  # which say nothing of when they were filed: the filing day is
+    ("AAPL_10-Q_2025-08-01_Q3FY25.html", {}),  # taken as their signatures' date (an assumption of this evaluation)
+    ("GOOGL_10-K_2025-02-05.html", {}),
+    ("NVDA_10-K_2025-02-26.html", {}),
+    ("NVDA_10-Q_2025-08-27.html", {}),
+    ("WFC_10-K_2025-02-25.html", {}),
+    ("10-K_1999_0000950153-99-001234.html", {"accepted_at": "1999-09-28"}),
+    ("10-K_2016_0001376474-16-000635.html", {"accepted_at": "2016-03-30"}),
 )
 FSDS_SAMPLES = ("2009q3", "2010q2", "apple_10k_2024")  # the FSDS quarters of shared/real/fsds (every filer)
 _DAYS = {"year": (350, 380), "quarter": (80, 105), "nine_months": (260, 290)}
@@ -123,7 +129,8 @@ _SCALES = (1e6, 1e3, 1.0)
 
 def load_real(store: FactStore, real: str | Path) -> None:
     """Load the store users build from the real data: the eight companies' companyfacts (each with its submissions
-    and their paged files where present), the FSDS samples (every filer of those quarters) and the 10-Ks."""
+    and their paged files where present), the FSDS samples (every filer of those quarters) and every filing in
+    filings/."""
     real = Path(real)
     for name in REAL_COMPANIES:
         subs = real / "submissions" / f"{name}.json"
@@ -131,8 +138,8 @@ def load_real(store: FactStore, real: str | Path) -> None:
         store.load_companyfacts(real / "companyfacts" / f"{name}.json", [subs, *paged] if subs.exists() else None,
                                 progress=False)
     store.load_fsds([real / "fsds" / q for q in FSDS_SAMPLES], progress=False)
-    for file, company, form, day in REAL_FILINGS:
-        store.load_filing(real / "filings" / file, company, form=form, accepted_at=day, progress=False)
+    for file, given in REAL_FILINGS:
+        store.load_filing(real / "filings" / file, progress=False, **given)
 
 
 @dataclass(frozen=True)

@@ -595,14 +595,15 @@ def _row_namer(table: pa.Table) -> Callable[[int], str]:
     return row_name
 
 
-def entity_row(cik: int, name: str | None, company: dict[str, Any]) -> pa.Table:
-    """An SEC company as the one-row entities frame: 10-digit id, CIK, name, upper-case tickers and other
-    names: the submissions' own name where it differs, and its former names (`company`: the submissions
-    JSON's own fields, or {})."""
+def entity_row(cik: int | None, name: str | None, company: dict[str, Any], *, entity_id: str | None = None
+               ) -> pa.Table:
+    """An SEC company as the one-row entities frame: 10-digit id (or the one given, for a filer known by name
+    only), CIK, name, upper-case tickers and other names: the submissions' own name where it differs, and its
+    former names (`company`: the submissions JSON's own fields, or {})."""
     former = [f.get("name") for f in company.get("formerNames") or [] if isinstance(f, dict)]
     others = [n for n in dict.fromkeys([company.get("name"), *former]) if isinstance(n, str) and n and n != name]
     names = pa.list_(pa.string())
-    return pa.table({"entity_id": pa.array([sec_entity_id(cik)]), "cik": pa.array([cik], pa.int64()),
+    return pa.table({"entity_id": pa.array([entity_id or sec_entity_id(cik)]), "cik": pa.array([cik], pa.int64()),
                      "name": pa.array([name], pa.string()),
                      "tickers": pa.array([[t.upper() for t in company.get("tickers", []) if t]], names),
                      "other_names": pa.array([others], names)})

@@ -1,10 +1,11 @@
-"""A local SEC primary document (a 10-K's HTML file, say) for the company whose facts the store holds: the
-same entity and, where the store knows the accession, the same filing, with its form, period and acceptance
-time; fetched SEC documents and local ones alike become a batch by `documents_batch`."""
+"""A local SEC primary document (a 10-K's HTML file, say): the company and filing it is (the one the store holds,
+or what the document and its file name say), with its form, period and acceptance time; fetched SEC documents and
+local ones alike become a batch by `documents_batch`."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -12,8 +13,9 @@ from typing import Any
 import pandas as pd
 
 from factstore.errors import LoadError
-from factstore.loaders.batch import Batch, sec_entity_id
+from factstore.loaders.batch import Batch
 from factstore.loaders.companyfacts import entity_row
+from factstore.loaders.cover import Cover, read_file_name
 from factstore.timing import Place, as_of_timestamp, filing_date, resolve_acceptances
 
 ACCESSION = re.compile(r"(?<!\d)(\d{10})-?(\d{2})-?(\d{6})(?!\d)")  # 0000320193-24-000123
@@ -33,15 +35,19 @@ def accession_in(path: str | Path, given: str | None = None) -> str | None:
     return "-".join(m.groups()) if m else None
 
 
-def read_filing(path: str | Path, cik: int, company: dict[str, Any], filings: pd.DataFrame, *,
-                accession: str | None = None, form: str | None = None, accepted_at: Any = None,
-                period_end: Any = None) -> Batch:
-    """A batch of one SEC document for company `cik` (`company`: name and tickers). `filings` are the stored
-    filings of the company and any stored under the accession (filing_id, entity_id, form, period_end, filed,
-    accepted_at, accepted_precision, accepted_note, source). A filing the store knows gives form, period and
-    acceptance time (what is given must agree); without an accession, the company's one stored filing of the
-    form given, filed on the day given, is it; any other needs form and accepted_at (a day, or a moment: UTC
-    unless it says)."""
+@dataclass(frozen=True)
+class Filer:
+    """The company a document is loaded for: its entity_id, CIK (None for a filer known by name only), name and
+    tickers."""
+
+    entity_id: str
+    cik: int | None
+    name: str | None
+    tickers: tuple[str, ...] = ()
+
+
+def read_document(path: str | Path) -> bytes:
+    """A local SEC document's bytes, refused where it cannot be read or is no HTML."""
     source = str(path)
     try:
         body = Path(path).read_bytes()
@@ -49,38 +55,63 @@ def read_filing(path: str | Path, cik: int, company: dict[str, Any], filings: pd
         raise LoadError(source, f"cannot read: {exc.strerror or exc}") from exc
     if not _HTML.search(body[:200_000]):
         raise LoadError(source, "not an HTML document (no <html>, <body>, <div>, <p> or <table> tag)")
-    entity_id = sec_entity_id(cik)
+    return body
+
+
+def read_filing(path: str | Path, body: bytes, filer: Filer, filings: pd.DataFrame, cover: Cover, *,
+                accession: str | None = None, form: str | None = None, accepted_at: Any = None,
+                period_end: Any = None) -> Batch:
+    """A batch of one SEC document for `filer`. `filings` are the stored filings of the company and any stored
+    under the accession (filing_id, entity_id, form, period_end, filed, accepted_at, accepted_precision,
+    accepted_note, source). Form and period are what is given, else what the document says (`cover`), else its
+    file name (NVDA_10-K_2025-02-26.html); the given and the document's must agree. A filing the store knows
+    gives form, period and acceptance time (what is given must agree); without an accession, the company's one
+    stored filing of the form, filed on the day given (or the file name's), is it; any other is accepted at the
+    time given (a day, or a moment: UTC unless it says), else at the end of the file name's day."""
+    source = str(path)
+    named = read_file_name(path)
     accession = accession_in(path, accession)
-    form = form.strip().upper() if form and form.strip() else None
-    given = _acceptance(accepted_at, source, accession or Path(path).name)
+    form = _agreed(form.strip().upper() if form and form.strip() else None, cover.form, cover, source, "form")
+    form = form or named.form
     end = _day(period_end, source, "period_end")
+    _agreed(end, cover.period_end, cover, source, "period_end")
+    given = _acceptance(accepted_at if accepted_at is not None else named.day, source, accession or Path(path).name)
     if accession is None and form and given:
-        same = filings[(filings["entity_id"] == entity_id) & (filings["form"].str.upper() == form)
+        same = filings[(filings["entity_id"] == filer.entity_id) & (filings["form"].str.upper() == form)
                        & (pd.to_datetime(filings["filed"]).dt.date == given[1])]
         if len(same) > 1:
-            raise LoadError(source, f"{len(same)} stored {form} filings of {entity_id} were filed on {given[1]} "
-                                    f"({', '.join(same['filing_id'])}): give the accession", field="accession")
+            raise LoadError(source, f"{len(same)} stored {form} filings of {filer.entity_id} were filed on "
+                                    f"{given[1]} ({', '.join(same['filing_id'])}): give the accession",
+                            field="accession")
         accession = same["filing_id"].iloc[0] if len(same) else None
     filing_id = accession or Path(path).name
     stored = filings[filings["filing_id"] == filing_id]
     if len(stored):
         row = stored.iloc[0]
-        _agree(row, entity_id, form, given, end, source)
+        _agree(row, filer.entity_id, form, given, end, source)
         chosen = {"form": row["form"], "report_date": row["period_end"], "filed": row["filed"],
                   "accepted_at": row["accepted_at"], "accepted_precision": row["accepted_precision"],
                   "accepted_note": row["accepted_note"], "source": row["source"]}
     elif form is None or given is None:
         known = f"the store holds no filing {accession}" if accession else "no accession in the file's name"
-        raise LoadError(source, f"{known}: give its form and acceptance time (accepted_at)",
+        missing = "its form" if form is None else "its acceptance time (accepted_at)"
+        raise LoadError(source, f"{known}, and neither the document nor its file name says {missing}: give it",
                         field="form" if form is None else "accepted_at")
     else:
         at, day, precision, note = given
-        chosen = {"form": form, "report_date": end, "filed": day, "accepted_at": at, "accepted_precision": precision,
-                  "accepted_note": note, "source": source}
+        chosen = {"form": form, "report_date": end or cover.period_end, "filed": day, "accepted_at": at,
+                  "accepted_precision": precision, "accepted_note": note, "source": source}
     frame = pd.DataFrame([{"filing_id": filing_id, **chosen}])
     frame["filed"] = pd.to_datetime(frame["filed"])
     frame["accepted_at"] = pd.to_datetime(frame["accepted_at"]).astype("datetime64[us]")
-    return documents_batch(cik, company, frame, {filing_id: (body, Path(path))})
+    return documents_batch(filer, frame, {filing_id: (body, Path(path))})
+
+
+def _agreed(given: Any, said: Any, cover: Cover, source: str, name: str) -> Any:
+    """What is given, checked against what the document says of itself; else what it says."""
+    if given is not None and said is not None and given != said:
+        raise LoadError(source, f"the document's {cover.source} says {name} {said}, not {given}", field=name)
+    return said if given is None else given
 
 
 def _acceptance(value: Any, source: str, accession: str) -> tuple[datetime, date, str, str] | None:
@@ -136,14 +167,15 @@ def _agree(row: pd.Series, entity_id: str, form: str | None, given: tuple[dateti
                             field="accepted_at")
 
 
-def documents_batch(cik: int, company: dict[str, Any], chosen: pd.DataFrame, bodies: dict[str, tuple[bytes, Path]]
-                    ) -> Batch:
-    """Filing documents (with their filings rows) from primary documents fetched into the cache."""
-    entity_id = sec_entity_id(cik)
-    name = company.get("name")
+def documents_batch(filer: Filer, chosen: pd.DataFrame, bodies: dict[str, tuple[bytes, Path]],
+                    company: dict[str, Any] | None = None) -> Batch:
+    """Filing documents (with their filings rows) from primary documents fetched into the cache (`company`: the
+    submissions JSON's own fields, for the company's other names)."""
+    entity_id, name = filer.entity_id, filer.name
     rows = chosen[chosen["filing_id"].isin(bodies)]
-    batch = Batch(source=f"submissions of CIK {cik}", kind="sec", stored_wins=True)
-    batch.entities = entity_row(cik, name, company)
+    batch = Batch(source=f"documents of {name or entity_id}", kind="sec", stored_wins=True)
+    batch.entities = entity_row(filer.cik, name, {**(company or {}), "tickers": list(filer.tickers)},
+                                entity_id=entity_id)
     period_end = pd.to_datetime(rows["report_date"]).fillna(pd.to_datetime(rows["filed"]))
     batch.filings = pd.DataFrame({
         "filing_id": rows["filing_id"], "entity_id": entity_id, "form": rows["form"],

@@ -17,7 +17,7 @@ from factstore import load, write
 from factstore.errors import FactstoreError, LoadError
 from factstore.loaders.batch import Batch, LoadReport, sec_entity_id
 from factstore.loaders.companyfacts import Json, Named, Submissions, parse_companyfacts, read_submissions
-from factstore.loaders.filing import documents_batch
+from factstore.loaders.filing import Filer, documents_batch
 from factstore.progress import progress_bar
 from factstore.sec.client import FetchError, SecClient
 from factstore.sec.ingest import (
@@ -152,7 +152,8 @@ def _documents(db: Db, client: SecClient, cik: int, about: dict[str, Any], chose
             bodies[accession] = client.document(cik, accession, name)
         except FetchError as exc:
             failed.append(str(exc))
-    return documents_batch(cik, about, chosen, bodies), failed
+    filer = Filer(sec_entity_id(cik), cik, about.get("name"), tuple(about.get("tickers") or ()))
+    return documents_batch(filer, chosen, bodies, about), failed
 
 
 def _load_documents(db: Db, client: SecClient, cik: int, about: dict[str, Any], chosen: Any,

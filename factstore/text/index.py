@@ -12,10 +12,13 @@ import pyarrow as pa
 from factstore.db import Db
 from factstore.errors import NotFound
 from factstore.progress import progress_bar
+from factstore.resolve import entity as entity_key
+from factstore.resolve import names
 from factstore.text.blocks import Block, Document, Section
 from factstore.text.chunkers import STRATEGIES, chunk, chunk_text, header_for
 from factstore.text.postings import index_rows, stored_index
-from factstore.text.search import ChunkIndex, Hit, ranking
+from factstore.text.search import ChunkIndex, Hit, filter_values, ranking
+from factstore.text.tokenize import normalize
 
 
 def document(db: Db, doc_id: str) -> Document:
@@ -120,6 +123,7 @@ def search(db: Db, query: str, k: int = 5, strategy: str = "structure", filters:
     """BM25 search over a strategy's chunks, best first (see FactStore.search). The remembered index is used only
     while the stored one is unchanged, and both are read in one moment: a load committing meanwhile (another
     thread's) is seen whole by the next search, never half by this one."""
+    filters = _companies(db, filters)
     stored, chunks = _stored(db, strategy)
     key = (strategy, header)
     indexes = db.memo.setdefault("indexes", {})
@@ -133,6 +137,43 @@ def search(db: Db, query: str, k: int = 5, strategy: str = "structure", filters:
             known = indexes[key] = (version, built)
         idx = known[1]
         return idx.scoped_search(query, k, filters) if strategy == "scoped" else idx.search(query, k, filters)
+
+
+def _companies(db: Db, filters: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Filters with `company` (tickers, CIKs or names, as anywhere else) made the doc_ids of those companies'
+    documents; a company the store does not hold, or holds no document of, is NotFound, never a search of the
+    others' documents. An `issuer` no document has is NotFound too."""
+    if not filters:
+        return filters
+    out = dict(filters)
+    if out.get("company") is not None:
+        ids, bare = [], []
+        for company in filter_values(out.pop("company")):
+            docs = [d for (d,) in db.all("SELECT doc_id FROM documents WHERE entity_id = ? OR issuer = ?",
+                                         _company_keys(db, company))]
+            ids += docs
+            bare += [] if docs else [str(company)]
+        if bare:
+            raise NotFound(f"not in the store: no documents of {', '.join(map(repr, bare))}")
+        out["doc_id"] = [d for d in filter_values(out["doc_id"]) if d in ids] if out.get("doc_id") else ids
+    else:
+        out.pop("company", None)
+    if out.get("issuer") is not None:
+        held = {normalize(i) for (i,) in db.all("SELECT DISTINCT issuer FROM documents WHERE issuer IS NOT NULL")}
+        absent = [i for i in filter_values(out["issuer"]) if normalize(str(i)) not in held]
+        if absent:
+            raise NotFound(f"not in the store: no documents of issuer {', '.join(map(repr, absent))}")
+    return out
+
+
+def _company_keys(db: Db, company: Any) -> list[Any]:
+    """A company's entity_id and (for one known by its documents only) issuer name; NotFound if the store holds
+    neither."""
+    try:
+        return [entity_key(db, company), None]
+    except NotFound:
+        found = names(db).resolve(company)  # raises NotFound for a company the store does not hold
+        return [found.entity_id, found.name]
 
 
 def _stored(db: Db, strategy: str) -> tuple[bool, bool]:

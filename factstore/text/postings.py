@@ -131,4 +131,4 @@ def stored_index(docs: pd.DataFrame, chunks: dict[str, np.ndarray], terms: dict[
         return rows(doc_ids[chunk_doc[positions]].tolist(), chunk_no[positions].tolist())
 
     return ChunkIndex(bm25, docs.drop(columns=["first_chunk", "chunks"]), chunk_doc, chunk_no, chunk_rows,
-                      header=header)
+                      header=header, ranking=ranking)

@@ -1,0 +1,115 @@
+"""Text retrieval on real filings: the gold set (data/eval/real_text_questions.jsonl: questions in English and
+Spanish over every filing in shared/real/filings, written blind from the filings, each with 1–3 verbatim evidence
+strings) asked as users ask (`store.ask` with k passages). A question is a hit at k when, for every company it
+names, a passage cited covers at least half of one of that company's evidence strings; every passage cited must
+come from a company named."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from factstore.evaluate.retrieval import COVERAGE
+from factstore.loaders.filing import html_text
+from factstore.progress import progress_bar
+from factstore.resources import data_file
+
+if TYPE_CHECKING:
+    from factstore.store import FactStore
+
+TEXT_GOLD = data_file("eval", "real_text_questions.jsonl")
+KS = (1, 3, 5)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    filing: str  # the file in shared/real/filings
+    text: str  # verbatim, whitespace aside
+
+
+def read_text_gold(path: str | Path | Any = TEXT_GOLD) -> list[dict[str, Any]]:
+    """The gold questions: id, question, language, class, companies and evidence (Evidence)."""
+    out = []
+    source = Path(path) if isinstance(path, str) else path
+    for i, line in enumerate(source.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            row = json.loads(line)
+            missing = {"id", "question", "language", "class", "companies", "evidence"} - set(row)
+            if missing:
+                raise ValueError(f"{path}: line {i}: missing {', '.join(sorted(missing))}")
+            row["evidence"] = [Evidence(e["filing"], e["text"]) for e in row["evidence"]]
+            out.append(row)
+    return out
+
+
+def locate(text: str, evidence: str) -> tuple[int, int] | None:
+    """Where an evidence string is in a document's text, whitespace and its amount aside; None if absent."""
+    words = evidence.split()
+    m = re.search(r"\s*".join(re.escape(w) for w in words), text) if words else None
+    return (m.start(), m.end()) if m else None
+
+
+def _covered(span: tuple[int, int], cited: list[tuple[int, int]]) -> bool:
+    start, end = span
+    inside = sum(max(0, min(e, end) - max(s, start)) for s, e in cited)
+    return inside >= COVERAGE * (end - start)
+
+
+def evaluate_text(store: FactStore, gold: list[dict[str, Any]], filings: str | Path, *, ks: tuple[int, ...] = KS,
+                  progress: bool | None = None) -> pd.DataFrame:
+    """One row per question and k: hit, characters delivered, and whether every passage came from a company
+    named. The files in `filings` must be loaded (a document is the file whose bytes it keeps as raw)."""
+    docs = store.sql("SELECT doc_id, entity_id, raw, text FROM documents")
+    raw = {r: (d, e, t) for d, e, r, t in docs.itertuples(index=False)}
+    by_file = {f: raw.get(html_text((Path(filings) / f).read_bytes()))
+               for f in {ev.filing for q in gold for ev in q["evidence"]}}
+    absent = sorted(f for f, found in by_file.items() if found is None)
+    if absent:
+        raise ValueError(f"filings not loaded in the store: {', '.join(absent)}")
+    where: dict[tuple[str, str], tuple[str, str, tuple[int, int]]] = {}
+    for q in gold:
+        for ev in q["evidence"]:
+            doc, entity, text = by_file[ev.filing]
+            span = locate(text, ev.text)
+            if span is None:
+                raise ValueError(f"{q['id']}: evidence not in the stored text of {ev.filing}: {ev.text[:60]!r}")
+            where[(q["id"], ev.text)] = (doc, entity, span)
+    rows = []
+    for q in progress_bar(gold, desc="eval text (real filings)", unit="question", progress=progress, leave=False):
+        wanted: dict[str, list[tuple[str, tuple[int, int]]]] = {}
+        for ev in q["evidence"]:
+            doc, entity, span = where[(q["id"], ev.text)]
+            wanted.setdefault(entity, []).append((doc, span))
+        for k in ks:
+            answer = store.ask(q["question"], k=k)
+            cited: dict[str, list[tuple[int, int]]] = {}
+            for c in answer.citations:
+                if c.start is not None:
+                    cited.setdefault(c.doc, []).append((c.start, c.end))
+            hit = all(any(_covered(span, cited.get(doc, [])) for doc, span in spans) for spans in wanted.values())
+            entities = set(docs.loc[docs["doc_id"].isin(cited), "entity_id"])
+            rows.append({"id": q["id"], "class": q["class"], "language": q["language"], "k": k, "hit": hit,
+                         "chars": sum(len(c.text) for c in answer.citations), "kind": answer.kind,
+                         "own_company": entities <= set(wanted)})
+    return pd.DataFrame(rows)
+
+
+def summarize_text(results: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """hit@k and characters delivered, overall, by language and by class; and the share of answers citing only
+    the companies named."""
+    results = results.assign(all="all")
+
+    def table(by: str) -> pd.DataFrame:
+        hits = results.pivot_table(index=by, columns="k", values="hit", aggfunc="mean")
+        chars = results.pivot_table(index=by, columns="k", values="chars", aggfunc="mean")
+        n = results[results["k"] == results["k"].min()].groupby(by).size().rename("questions")
+        return pd.concat([n, hits.rename(columns=lambda k: f"hit@{k}"), chars.rename(columns=lambda k: f"chars@{k}")],
+                         axis=1)
+
+    return {"all": table("all"), "language": table("language"), "class": table("class"),
+            "own_company": results.groupby("all")[["own_company"]].mean()}

@@ -1,0 +1,114 @@
+"""How `scoped` reads a query on filings: question and function words dropped, Spanish finance words read in
+English too (data/glossary.csv), sections that hold what a question asks weighed up (data/section_priors.csv);
+and the real gold set's evidence, every string of it, in the stored text of its filing."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+
+import pandas as pd
+import pytest
+
+import factstore
+from factstore.evaluate.ask import REAL_FILINGS
+from factstore.evaluate.filings import TEXT_GOLD, locate, read_text_gold
+from factstore.loaders.filing import html_text
+from factstore.resources import data_file
+from factstore.text.glossary import english
+from factstore.text.search import RANKINGS, ChunkIndex, Ranking
+from factstore.text.tokenize import tokenize
+
+
+def test_glossary_reads_spanish_words_and_phrases_in_english():
+    with data_file("glossary.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:  # each entry, as a question would hold it
+        assert english(tokenize(row["es"])) == tokenize(row["en"]), row
+    assert english(tokenize("controles de exportación")) == ["export", "controls"]  # the phrase, not its words
+    assert english(tokenize("plantilla y ventas")) == [*tokenize("workforce employees headcount"),
+                                                       *tokenize("sales revenue")]
+    assert english(tokenize("the weather today")) == []
+
+
+def test_a_plain_ranking_drops_question_words_unless_nothing_else_is_left():
+    plain = Ranking(plain=True)
+    assert plain.terms("How many employees does Apple have?") == ["employees", "apple"]
+    assert plain.terms("¿Cuántos empleados tiene?") == ["empleados"]
+    assert plain.terms("what does it say") == tokenize("what does it say")  # nothing else: kept
+    assert Ranking().terms("How many employees") == tokenize("How many employees")  # the course's rankings: as is
+    assert Ranking(glossary=True).terms("empleados") == ["empleados", "employees", "headcount", "workforce"]
+
+
+def _chunks(sections: list[tuple[str, str]]) -> pd.DataFrame:
+    n = len(sections)
+    return pd.DataFrame({
+        "doc_id": ["d"] * n, "chunk_no": range(n), "spans": [[{"start_char": i, "end_char": i + 1}] for i in range(n)],
+        "section": [s for s, _ in sections], "header": [f"Acme 10-K > {s}" for s, _ in sections],
+        "text": [t for _, t in sections], "issuer": "Acme", "form": "10-K", "year": 2024,
+        "period_end": pd.Timestamp("2024-12-31"), "title": "Acme 10-K", "accepted_at": pd.NaT})
+
+
+def test_section_priors_weigh_up_the_section_a_question_names():
+    frame = _chunks([
+        ("Employee Benefit Plans", "employees employees employees participate in the plans of employees"),
+        ("Human Capital", "We had approximately 1,200 employees at year end."),
+        ("Risk Factors", "Our employees may leave; losing key employees is a risk."),
+        ("Legal Proceedings", "We are a party to lawsuits in the ordinary course."),
+    ])
+    weighed = ChunkIndex.from_frame(frame, ranking=Ranking(plain=True, priors=True))
+    bare = ChunkIndex.from_frame(frame, ranking=Ranking(plain=True))
+    question = "How many employees does Acme have?"
+    assert bare.search(question, k=1)[0].section == "Employee Benefit Plans"
+    assert weighed.search(question, k=1)[0].section == "Human Capital"
+    assert [h.section for h in weighed.search("What lawsuits is Acme in?", k=4)][:1] == ["Legal Proceedings"]
+    # no prior named: the same order as without priors
+    assert [h.chunk_no for h in weighed.search("participate plans", k=4)] == [
+        h.chunk_no for h in bare.search("participate plans", k=4)]
+    assert RANKINGS["scoped"].priors and RANKINGS["scoped"].glossary and RANKINGS["scoped"].plain
+
+
+def test_the_gold_sets_rows_are_whole():
+    gold = read_text_gold()
+    assert len(gold) >= 150 and len({q["id"] for q in gold}) == len(gold)
+    files = {f for f, _ in REAL_FILINGS}
+    for q in gold:
+        assert q["language"] in ("en", "es") and 1 <= len(q["evidence"]) <= 3, q["id"]
+        assert {e.filing for e in q["evidence"]} <= files, q["id"]
+        assert (len(q["companies"]) > 1) == (q["class"] == "comparison"), q["id"]
+    assert {q["language"] for q in gold} == {"en", "es"}
+    assert {e.filing for q in gold for e in q["evidence"]} == files  # every filing is asked about
+
+
+@pytest.mark.real
+def test_every_evidence_string_is_in_the_stored_text_of_its_filing(real):
+    gold = read_text_gold(TEXT_GOLD)
+    with factstore.open() as s:
+        for file, given in REAL_FILINGS:
+            s.load_filing(real / "filings" / file, progress=False, **given)
+        docs = s.sql("SELECT raw, text FROM documents")
+    text = dict(zip(docs["raw"], docs["text"], strict=True))
+    stored = {f: text[html_text((real / "filings" / f).read_bytes())] for f, _ in REAL_FILINGS}
+    missing = [(q["id"], e.text[:50]) for q in gold for e in q["evidence"] if locate(stored[e.filing], e.text) is None]
+    assert not missing
+    assert locate(stored[REAL_FILINGS[0][0]], "no such words anywhere in it at all") is None
+
+
+def test_locate_reads_past_whitespace():
+    assert locate("a  b\n\nc d", "b c") == (3, 7)
+    assert locate("abc", "") is None and locate("x (y) z", "(y) z") == (2, 7)
+    assert dataclasses.is_dataclass(read_text_gold()[0]["evidence"][0])
+
+
+@pytest.mark.slow
+@pytest.mark.real
+def test_cli_eval_retrieval_real(real, capsys):
+    from factstore.cli import main
+
+    assert main(["eval", "retrieval", "--real", str(real), "--json"]) == 0
+    tables = json.loads(capsys.readouterr().out)
+    overall, = tables["all"]
+    assert overall["questions"] == len(read_text_gold()) and tables["own_company"][0]["own_company"] == 1.0
+    assert overall["hit@1"] <= overall["hit@3"] <= overall["hit@5"] and overall["hit@3"] >= 0.5  # 0.524 measured
+    assert {r["language"] for r in tables["language"]} == {"en", "es"}
