@@ -2,7 +2,7 @@
 # The wheel works on its own: build it, install it with its dependencies into a fresh virtual environment in a
 # temporary folder, and from an empty working folder (nothing of the checkout on the path) check that
 #   - the wheel holds every tracked module of factstore/ and the package data (sql/*.sql, data/*.csv, data/*.txt,
-#     data/eval/*.csv as factstore/sql/, factstore/data/): a package left out of pyproject.toml's list fails here;
+#     data/eval/*.csv, data/eval/*.jsonl as factstore/sql/, factstore/data/): a package left out of pyproject.toml's list fails here;
 #   - factstore is imported from the new environment's site-packages, and every one of its modules imports there
 #     (its declared dependencies suffice; factstore.spark without the optional pyspark);
 #   - import factstore and factstore --help import none of the heavy libraries;
@@ -32,7 +32,7 @@ wheel=$(echo "$tmp"/dist/factstore-*.whl)
 test -f "$wheel"
 
 step "checking $(basename "$wheel") holds every module and data file"
-git ls-files 'factstore/*.py' 'sql/*.sql' 'data/*.csv' 'data/*.txt' 'data/eval/*.csv' > "$tmp/tracked"
+git ls-files 'factstore/*.py' 'sql/*.sql' 'data/*.csv' 'data/*.txt' 'data/eval/*.csv' 'data/eval/*.jsonl' > "$tmp/tracked"
 "$python" - "$wheel" "$tmp/tracked" <<'EOF'
 import sys
 import zipfile
