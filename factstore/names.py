@@ -50,10 +50,13 @@ NOT_TICKERS_IN_TEXT = frozenset({"AI", "CEO", "CFO", "COO", "EPS", "EBIT", "EBIT
                                  "SEC", "TTM", "UK", "US", "USA", "USD", "YOY"})
 _EDGE = "¿¡\"“”«»()[]{},;:!?"
 _TICKER_LIKE = re.compile(r"[A-Z]{2,5}(?:[.-][A-Z])?")  # MSFT, BRK.B
-# a name where a question puts its company: "does Acme Corp say", "how many employees does Acme have", "tiene Acme"
+# a name where a question puts its company: "how many employees does Acme have", "what does Acme Corp say about",
+# "¿cuántos empleados tiene Acme?" (a run of capitalized words between such a verb and what a company does)
 _CAPITAL_RUN = r"[A-Z][\w&.'’-]*(?:\s+(?:&\s+)?[A-Z][\w&.'’-]*){0,3}"
-_COMPANY_SLOT = re.compile(rf"\b(?:does|did|do|has|have|had|tiene|tenía|tienen|dice|decía|menciona|reporta|describe"
-                           rf"|emplea|según)\s+({_CAPITAL_RUN})(?=\s+[a-z¿?]|\s*[?.!]|\s*$)")
+_COMPANY_SLOT = re.compile(
+    rf"\b(?:does|did|has|tiene|tenía|dice|decía|menciona|reporta|describe|emplea)\s+({_CAPITAL_RUN})(?=\s*[?.!]"
+    r"|\s*$|\s+(?:have|had|say|said|report|describe|disclose|mention|name|list|employ|face|expect|see|sell|make"
+    r"|compete|own|operate|plan|state|sobre|acerca|en|de|a|al|por|para|como|con)\b)")
 MIN_TYPO_KEY = 5  # a slip is forgiven only in names of at least this many characters
 
 

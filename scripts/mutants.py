@@ -385,8 +385,9 @@ MUTANTS: list[Mutant] = [
            'name = name.removesuffix("Axis")', "name = name", (FSDS,)),
     # --- questions read whole (factstore/ask/parse.py, route.py, names.py, metrics.py: issue #25)
     Mutant("unread words dropped", "factstore/ask/route.py",
-           "    if p.unread and p.metric and (p.entities or p.periods or p.as_of):",
-           "    if False:", asked("test_an_inserted_qualifier_is_refused_by_name_or_leaves_the_oracles_value")),
+           "(p.entities or p.periods or p.as_of) and changes_figure(p.unread) and not (",
+           "(p.entities or p.periods or p.as_of) and False and not (",
+           asked("test_an_inserted_qualifier_is_refused_by_name_or_leaves_the_oracles_value")),
     Mutant("a month as-of at its last day", "factstore/ask/parse.py",
            "        found.append(datetime(int(m.group(2)), _MONTHS[m.group(1)], 1))",
            "        found.append(datetime(int(m.group(2)), _MONTHS[m.group(1)], 28))", READING),
@@ -444,6 +445,10 @@ MUTANTS: list[Mutant] = [
     Mutant("the glossary takes each word of a phrase", "factstore/text/glossary.py",
            "        for n in range(min(longest, len(terms) - i), 0, -1):", "        for n in range(1, 0, -1):",
            RANKING),
+    Mutant("any unread word sends a figure question to the text", "factstore/ask/parse.py",
+           "    return any(w in _QUALIFIERS or w in _CHANGERS or w in _PERIOD_WORDS or w in _MONTHS or not w.isalpha()",
+           "    return any(w in _QUALIFIERS and w in _CHANGERS", asked(
+               "test_an_inserted_qualifier_is_refused_by_name_or_leaves_the_oracles_value")),
     Mutant("question words kept in the query", "factstore/text/search.py",
            "and t not in question_words()] or terms", "] or terms", RANKING),
 ]

@@ -415,6 +415,14 @@ def _words(text: str) -> list[str]:
     return re.findall(_WORD, text)
 
 
+def changes_figure(words: list[str]) -> bool:
+    """Whether unread words could change which figure is asked: a qualifier ('excluding', 'adjusted', 'per'), a
+    word that bounds or compares ('before', 'only', 'more'), a period or month word, or a number. Other words
+    (what a question asks about a figure: 'why', 'drove', 'stores') make it a question for the text."""
+    return any(w in _QUALIFIERS or w in _CHANGERS or w in _PERIOD_WORDS or w in _MONTHS or not w.isalpha()
+               for w in words)
+
+
 _QUALIFIERS = frozenset({  # words that change a figure's definition: never a part of the company, always unread
     "excluding", "exclude", "excludes", "ex", "without", "adjusted", "ajustado", "ajustada", "ajustados", "ajustadas",
     "pro", "proforma", "forma", "non-gaap", "non", "constant", "organic", "organico", "organica", "underlying", "sin",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from factstore import resolve
-from factstore.ask.parse import Entity, Reading, parse
+from factstore.ask.parse import Entity, Reading, changes_figure, parse
 from factstore.errors import NotFound
 from factstore.metrics import Figure, figure, metric_named, previous
 from factstore.text import index
@@ -96,7 +96,7 @@ def _answer(db: Db, question: str, moment: datetime | None, k: int) -> Answer:
     with_facts = [e for e in p.entities if e.has_facts]
     if answer is None and p.restatement and p.metric and with_facts:
         answer = _versions(db, p, with_facts)
-    if answer is None and _asks_facts(p) and with_facts and len(with_facts) == len(p.entities):
+    if answer is None and _asks_facts(p) and not p.unread and with_facts and len(with_facts) == len(p.entities):
         answer = _from_facts(db, p, with_facts, moment)
     if answer is None or (answer.kind == "unanswerable" and p.entities and not p.part and not p.unread
                           and _has_documents(db, p.entities) and not _known_later(db, p, with_facts)):
@@ -104,6 +104,9 @@ def _answer(db: Db, question: str, moment: datetime | None, k: int) -> Answer:
         if answer is not None and text.kind != "unanswerable":  # the facts lack it, the documents may not
             text = replace(text, explanation=f"{answer.explanation}; {text.explanation}")
         answer = text if answer is None or text.kind != "unanswerable" else answer
+        if p.metric and p.unread and answer.kind != "unanswerable":
+            answer = replace(answer, explanation=f"no figure: {' '.join(p.unread)!r} asks about more than the "
+                                                 f"{p.metric.name}, answered from the text; {answer.explanation}")
     read_as = "; ".join([f"read {written!r} as {e.name}" for written, e in p.typos] + p.notes)
     explanation = "; ".join(filter(None, [p.line(moment), answer.explanation, read_as]))
     return replace(answer, explanation=explanation, as_of=moment, parsed=p.to_dict())
@@ -161,9 +164,11 @@ def _one_with_facts(db: Db, p: Reading, moment: datetime | None) -> Reading:
 
 
 def _unread(p: Reading) -> Answer | None:
-    """'unanswerable' for a question about a company's figures with words no part of the reading took: a figure for
-    another question is never given in its place."""
-    if p.unread and p.metric and (p.entities or p.periods or p.as_of):
+    """'unanswerable' for a question about a company's figures with words no part of the reading took that could
+    change the figure: a figure for another question is never given in its place. (Other words unread, or any in a
+    question asking why or how, make it a question for the text: see _answer.)"""
+    if p.unread and p.metric and (p.entities or p.periods or p.as_of) and changes_figure(p.unread) and not (
+            _EXPLAINS.search(p.text)):
         return Answer("unanswerable", p.text, explanation=f"could not read {' '.join(p.unread)!r}: those words could "
                       f"change which figure is asked, and no part of the question takes them")
     if len(p.periods) > 1 and p.metric and not p.growth:
@@ -499,14 +504,19 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
     query = p.text
     for written in p.named_as:
         query = query.replace(written, " ")
-    years = sorted({int(label[-6:-2] if "Q" in label or label[-2:] in ("H1", "M9") else label[2:])
-                    for label in p.periods})
+    years = sorted({int(y[0]) for label in p.periods if (y := _YEAR_IN_LABEL.findall(label))})
     near = {y + d for y in years for d in (-1, 0, 1)}  # a year's figures appear in its documents and around it
     year_of = dict(db.sql("SELECT doc_id, year FROM documents WHERE list_contains(?, doc_id) AND year IS NOT NULL",
                              [[d for _, docs in held for d in docs]]).itertuples(index=False))
+    unyeared = ""
     if held and years and not near & set(year_of.values()):
-        return Answer("unanswerable", p.text, explanation=(
-            f"no document of {', '.join(name for name, _ in held)} covers {', '.join(map(str, years))}"))
+        if p.metric:  # a figure of a year no document covers
+            return Answer("unanswerable", p.text, explanation=(
+                f"no document of {', '.join(name for name, _ in held)} covers {', '.join(map(str, years))}"))
+        # else a year the text names (a 2030 goal, a 2017 fine): every document of the company may say it
+        unyeared = (f"no document of {', '.join(name for name, _ in held)} is of {', '.join(map(str, years))}: "
+                    f"searched all of its documents; ")
+        near = set()
 
     def within(docs: list[str]) -> dict[str, Any]:
         """The filters for one company's documents, of the years asked about where it has some."""
@@ -533,7 +543,7 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
                 cites = [c for r in rows for c in cites if c.doc == r["doc"]]
                 found += (f"; {'lowest' if low else 'highest'} figure quoted: {rows[0]['entity']} "
                           f"({rows[0]['figure']:g})")
-            return Answer("table", p.text, citations=tuple(cites), table=tuple(rows), explanation=found)
+            return Answer("table", p.text, citations=tuple(cites), table=tuple(rows), explanation=unyeared + found)
     if held:
         filters = within([d for _, docs in held for d in docs])
     hits = _scored(index.search(db, query if held else p.text, k=k, strategy="scoped", header=True,
@@ -552,7 +562,14 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
     fallback = (" (no facts for this company: answered from its documents)"
                 if p.metric and not any(e.has_facts for e in p.entities) and p.entities else "")
     return Answer("passages", p.text, citations=_passages(hits),
-                  explanation=f"BM25 over scoped chunks{scope}{fallback}; {len(hits)} passages")
+                  explanation=f"{unyeared}BM25 over scoped chunks{scope}{fallback}; {len(hits)} passages")
+
+
+# a question asking for a reason or a way, never for a figure: why, what drove, how does … account for, por qué
+_EXPLAINS = re.compile(r"(?i)^\W*(?:why\b|por\s+qu[eé]\b|what\s+(?:drove|caused|explains|led|was\s+behind)\b"
+                       r"|how\s+(?:does|do|did|is|are|was)\b.*\b(?:affect|account|recogni[sz]e|book|treat|describe)"
+                       r"|describe\b|explain\b|qu[eé]\s+(?:impuls|caus|explic|motiv)|a\s+qu[eé]\s+se\s+debe)")
+_YEAR_IN_LABEL = re.compile(r"(?:19|20)\d\d")  # FY2024, 2024Q3, H1FY2024, TTM2025Q2, END:quarter:2025-07-27
 
 
 def _scored(hits: list[Hit]) -> list[Hit]:

@@ -63,7 +63,8 @@ def _covered(span: tuple[int, int], cited: list[tuple[int, int]]) -> bool:
 def evaluate_text(store: FactStore, gold: list[dict[str, Any]], filings: str | Path, *, ks: tuple[int, ...] = KS,
                   progress: bool | None = None) -> pd.DataFrame:
     """One row per question and k: hit, characters delivered, and whether every passage came from a company
-    named. The files in `filings` must be loaded (a document is the file whose bytes it keeps as raw)."""
+    named (where the question names one). The files in `filings` must be loaded (a document is the file whose
+    bytes it keeps as raw)."""
     docs = store.sql("SELECT doc_id, entity_id, raw, text FROM documents")
     raw = {r: (d, e, t) for d, e, r, t in docs.itertuples(index=False)}
     by_file = {f: raw.get(html_text((Path(filings) / f).read_bytes()))
@@ -93,9 +94,10 @@ def evaluate_text(store: FactStore, gold: list[dict[str, Any]], filings: str | P
                     cited.setdefault(c.doc, []).append((c.start, c.end))
             hit = all(any(_covered(span, cited.get(doc, [])) for doc, span in spans) for spans in wanted.values())
             entities = set(docs.loc[docs["doc_id"].isin(cited), "entity_id"])
+            named = bool((answer.parsed or {}).get("entities"))  # a question naming none searches every filing
             rows.append({"id": q["id"], "class": q["class"], "language": q["language"], "k": k, "hit": hit,
                          "chars": sum(len(c.text) for c in answer.citations), "kind": answer.kind,
-                         "own_company": entities <= set(wanted)})
+                         "own_company": entities <= set(wanted) or not named})
     return pd.DataFrame(rows)
 
 
