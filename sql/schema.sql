@@ -186,6 +186,16 @@ CREATE TABLE IF NOT EXISTS bm25_postings (
     header_tf INTEGER NOT NULL
 );
 
+-- Dense vectors of a strategy's chunks (factstore/text/dense.py), computed once by embed(), gone with the chunks.
+CREATE TABLE IF NOT EXISTS chunk_vectors (
+    strategy VARCHAR NOT NULL,
+    doc_id VARCHAR NOT NULL,
+    chunk_no INTEGER NOT NULL,
+    model VARCHAR NOT NULL,
+    vector FLOAT[384] NOT NULL,
+    PRIMARY KEY (doc_id, strategy, chunk_no)
+);
+
 -- The course's discrete quarterly revenue (millions), the reference for derived quarters.
 CREATE TABLE IF NOT EXISTS sales_reference (
     entity_id VARCHAR NOT NULL,

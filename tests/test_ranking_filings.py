@@ -69,6 +69,22 @@ def test_section_priors_weigh_up_the_section_a_question_names():
     assert RANKINGS["scoped"].priors and RANKINGS["scoped"].glossary and RANKINGS["scoped"].plain
 
 
+def test_a_quantity_question_weighs_up_the_chunks_stating_figures():
+    frame = _chunks([
+        ("Human Capital", "Our employees are our greatest asset, and our employees shape our culture."),
+        ("Human Capital", "We had approximately 29,600 employees in 36 countries."),
+        ("Properties", "We lease offices in Santa Clara."),
+        ("Legal Proceedings", "We are a party to lawsuits."),
+        ("Risk Factors", "Demand for our products may fall."),
+        ("Cybersecurity", "Our board oversees cybersecurity risk."),
+    ])
+    weighed = ChunkIndex.from_frame(frame, ranking=Ranking(plain=True, priors=True))
+    bare = ChunkIndex.from_frame(frame, ranking=Ranking(plain=True))
+    assert bare.search("How many employees?", k=1)[0].chunk_no == 0
+    assert weighed.search("How many employees?", k=1)[0].chunk_no == 1
+    assert weighed.search("Describe the employees' culture", k=1)[0].chunk_no == 0  # no quantity asked
+
+
 def test_the_gold_sets_rows_are_whole():
     gold = read_text_gold()
     assert len(gold) >= 150 and len({q["id"] for q in gold}) == len(gold)

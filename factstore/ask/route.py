@@ -562,7 +562,8 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
     fallback = (" (no facts for this company: answered from its documents)"
                 if p.metric and not any(e.has_facts for e in p.entities) and p.entities else "")
     return Answer("passages", p.text, citations=_passages(hits),
-                  explanation=f"{unyeared}BM25 over scoped chunks{scope}{fallback}; {len(hits)} passages")
+                  explanation=f"{unyeared}{index.ranked_by(db, 'scoped')} over scoped chunks{scope}{fallback}; "
+                              f"{len(hits)} passages")
 
 
 # a question asking for a reason or a way, never for a figure: why, what drove, how does … account for, por qué

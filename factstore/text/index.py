@@ -14,6 +14,7 @@ from factstore.errors import NotFound
 from factstore.progress import progress_bar
 from factstore.resolve import entity as entity_key
 from factstore.resolve import names
+from factstore.text import dense
 from factstore.text.blocks import Block, Document, Section
 from factstore.text.chunkers import STRATEGIES, chunk, chunk_text, header_for
 from factstore.text.postings import index_rows, stored_index
@@ -47,6 +48,7 @@ def index(db: Db, strategy: str = "structure", *, size: int | None = None, new_o
     with db.transaction():
         if not new_only:
             db.all("DELETE FROM chunks WHERE strategy = ?", [strategy])
+            db.all("DELETE FROM chunk_vectors WHERE strategy = ?", [strategy])
             _drop_index(db, strategy)
         insert_chunks(db, frame)
     forget(db, strategy)
@@ -136,7 +138,34 @@ def search(db: Db, query: str, k: int = 5, strategy: str = "structure", filters:
                                                                                        stored=chunks)
             known = indexes[key] = (version, built)
         idx = known[1]
+        if ranking(strategy).hybrid:
+            _with_vectors(db, strategy, idx)
         return idx.scoped_search(query, k, filters) if strategy == "scoped" else idx.search(query, k, filters)
+
+
+def _with_vectors(db: Db, strategy: str, idx: ChunkIndex) -> None:
+    """The strategy's dense vectors read into its index where they changed (all its chunks must have one; the
+    encoder is loaded only where some are stored)."""
+    stored = db.one("SELECT count(*) FROM chunk_vectors WHERE strategy = ?", [strategy])[0]
+    if stored != idx.dense_count:
+        idx.dense = dense.matrix(db, strategy, idx.bm25.n_docs) if stored and dense.available() else None
+        idx.dense_count = stored
+
+
+def ranked_by(db: Db, strategy: str) -> str:
+    """How a strategy's search ranks now: 'BM25', or 'BM25 and dense vectors, fused by rank'."""
+    built = [i for (s, _), (_, i) in db.memo.get("indexes", {}).items() if s == strategy]
+    fused = ranking(strategy).hybrid and any(i.dense is not None for i in built)
+    return "BM25 and dense vectors, fused by rank," if fused else "BM25"
+
+
+def embed(db: Db, strategy: str = "scoped", *, progress: bool | None = None) -> int:
+    """Dense vectors for a strategy's chunks that have none (see FactStore.embed)."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+    added = dense.embed(db, strategy, progress=progress)
+    forget(db, strategy)
+    return added
 
 
 def _companies(db: Db, filters: dict[str, Any] | None) -> dict[str, Any] | None:

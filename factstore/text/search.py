@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from factstore.resources import data_file
+from factstore.text import dense
 from factstore.text import tokenize as tokens
 from factstore.text.bm25 import BM25, Scorer, check_k
 from factstore.text.glossary import english
@@ -61,7 +62,8 @@ def filter_values(value: Any) -> list[Any]:
 class Ranking:
     """How a strategy's chunks are indexed and scored: BM25's k1 and b, the characters read as spaces; and how a
     query is read: question and function words dropped (`plain`), Spanish words read in English too
-    (`glossary`); and the sections a question names what they hold of weighed up (`priors`)."""
+    (`glossary`); the sections a question names what they hold of weighed up (`priors`); and, where every chunk
+    has a dense vector (dense.py), BM25's ranking fused with the vectors' by reciprocal rank (`hybrid`)."""
 
     k1: float = 1.5
     b: float = 0.75
@@ -69,6 +71,7 @@ class Ranking:
     plain: bool = False
     glossary: bool = False
     priors: bool = False
+    hybrid: bool = False
 
     def terms(self, query: str) -> list[str]:
         """A query's terms: tokenize()'s, with the glossary's English terms added, question and function words
@@ -84,22 +87,29 @@ class Ranking:
 @dataclass(frozen=True)
 class Prior:
     """A question about what a section holds (`question`, a regex over the normalized question) weighs up the
-    chunks of that section (`section`, over the normalized section heading) by `boost`."""
+    chunks of that section by `boost`: those whose heading (`field` 'section') or text ('text': a quantity
+    question, the chunks that state figures) `where` finds, normalized."""
 
     question: re.Pattern[str]
-    section: re.Pattern[str]
+    field: str
+    where: re.Pattern[str]
     boost: float
+
+    def holds(self, hit: Hit) -> bool:
+        """Whether a hit is of what the prior weighs up."""
+        return bool(self.where.search(normalize((hit.section if self.field == "section" else hit.text) or "")))
 
 
 @cache
 def section_priors() -> tuple[Prior, ...]:
     """The section priors (data/section_priors.csv)."""
     with data_file("section_priors.csv").open(encoding="utf-8") as f:
-        return tuple(Prior(re.compile(rf"\b(?:{r['question']})"), re.compile(rf"\b(?:{r['section']})"),
+        return tuple(Prior(re.compile(rf"\b(?:{r['question']})"), r["field"], re.compile(rf"\b(?:{r['where']})"),
                            float(r["boost"])) for r in csv.DictReader(f))
 
 
-PRIOR_POOL = 50  # the best chunks by BM25 alone that section priors may reorder
+PRIOR_POOL = 50  # the best chunks by BM25 alone that section priors may reorder, and by vectors alone that join them
+RRF_K = 60  # reciprocal rank fusion: a chunk scores the sum of 1 / (RRF_K + its rank) in each ranking
 
 
 @cache
@@ -116,7 +126,7 @@ def question_words() -> frozenset[str]:
 # at 0.75) and k1=0.8.
 COURSE_RANKING = Ranking()
 RANKINGS: dict[str, Ranking] = {"scoped": Ranking(k1=0.8, b=0.1, blank=NOTE_MARKS, plain=True, glossary=True,
-                                                  priors=True)}
+                                                  priors=True, hybrid=True)}
 
 
 def ranking(strategy: str) -> Ranking:
@@ -134,6 +144,8 @@ class ChunkIndex:
                  rows: Callable[[np.ndarray], list[tuple]], *, header: bool = False,
                  ranking: Ranking = COURSE_RANKING) -> None:
         self.bm25, self.docs, self.header, self.ranking = bm25, docs.reset_index(drop=True), header, ranking
+        self.dense: np.ndarray | None = None  # the chunks' unit vectors, in index order, where all have one
+        self.dense_count = 0  # the stored vectors `dense` was read with
         self._chunk_doc, self._chunk_no, self._rows = chunk_doc, chunk_no, rows
         # what a hit says of its document, read once (pandas per hit cost more than the search)
         self._doc_rows = [(d.doc_id, d.title, d.issuer, d.form, None if pd.isna(d.year) else int(d.year))
@@ -191,13 +203,36 @@ class ChunkIndex:
         if mask is not None and not mask.any():
             return []
         priors = [p for p in section_priors() if p.question.search(normalize(query))] if self.ranking.priors else []
-        rows, scores = self.bm25.top_k(self.ranking.terms(query), max(k, PRIOR_POOL) if priors else k, mask=mask)
+        fused = self.dense is not None and self.ranking.hybrid
+        rows, scores = self.bm25.top_k(self.ranking.terms(query), max(k, PRIOR_POOL) if priors or fused else k,
+                                       mask=mask)
         hits = self._hits(rows, scores)
         if priors:
-            weighed = [replace(h, score=h.score * math.prod(p.boost for p in priors if p.section.search(
-                normalize(h.section or "")))) for h in hits]
-            hits = sorted(weighed, key=lambda h: (-h.score, h.doc_id, h.chunk_no))[:k]  # ties as top_k breaks them
-        return hits
+            hits = [replace(h, score=h.score * math.prod(p.boost for p in priors if p.holds(h))) if h.score > 0
+                    else h for h in hits]  # a weight scales a match, never a chunk sharing no word
+        ranked = sorted(zip(rows.tolist(), hits, strict=True), key=lambda r: (-r[1].score, r[1].doc_id, r[1].chunk_no))
+        if fused and ranked and ranked[0][1].score > 0:  # vectors join only a query sharing words with the chunks
+            return self._fuse([r for r, h in ranked if h.score > 0], dict(ranked), query, k, mask)
+        return [h for _, h in ranked[:k]]  # ties as top_k breaks them
+
+    def _fuse(self, lexical: list[int], read: dict[int, Hit], query: str, k: int, mask: np.ndarray | None
+              ) -> list[Hit]:
+        """The k best chunks by reciprocal rank fusion of BM25's ranking (positions `lexical`) and the vectors'."""
+        sims = self.dense @ dense.query(query)
+        if mask is not None:
+            sims = np.where(mask, sims, -np.inf)
+        pool = min(PRIOR_POOL, int(np.isfinite(sims).sum()))
+        semantic = np.argpartition(-sims, pool - 1)[:pool] if pool else np.empty(0, dtype=np.int64)
+        semantic = semantic[np.lexsort((semantic, -sims[semantic]))].tolist()
+        fused: dict[int, float] = {}
+        for ranking in (lexical, semantic):
+            for rank, position in enumerate(ranking):
+                fused[position] = fused.get(position, 0.0) + 1.0 / (RRF_K + rank + 1)
+        best = sorted(fused, key=lambda p: (-fused[p], p))[:k]
+        unread = [p for p in best if p not in read]
+        if unread:
+            read.update(zip(unread, self._hits(np.array(unread), np.zeros(len(unread))), strict=True))
+        return [replace(read[p], score=fused[p]) for p in best]
 
     def scope(self, question: str) -> tuple[list[str], list[int]]:
         """The issuers (as stored) and years a question names, accents and case ignored. An issuer is

