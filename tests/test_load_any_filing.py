@@ -121,6 +121,9 @@ def test_a_company_not_in_the_store_gets_no_passage(real):
                 s.search("employees", filters={"company": company})
         with pytest.raises(NotFound, match="no documents of issuer"):
             s.search("employees", filters={"issuer": "Wells Fargo"})
+        s.load_companyfacts(real / "companyfacts" / "CIK0001045810.json", progress=False)  # facts, no document
+        with pytest.raises(NotFound, match="no documents of '1045810'"):
+            s.search("employees", filters={"company": "1045810"})
         assert s.search("employees", filters={"company": "Apple"})
 
 

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cache
 
 from factstore.names import Entity, Found, Names, acronyms, name_words, one_edit
 from factstore.text import tokenize
@@ -165,7 +166,9 @@ _FILLER_EXTRA = frozenset({
 })
 
 
+@cache
 def _filler() -> frozenset[str]:
+    """The words read past: function words but the ones that change meaning, and the extra fillers (made once)."""
     return (tokenize.FUNCTION_WORDS - _CHANGERS) | _FILLER_EXTRA
 
 

@@ -22,6 +22,7 @@ from factstore.loaders.batch import sec_entity_id
 from factstore.loaders.columns import read_table, require
 from factstore.progress import progress_bar
 from factstore.resources import data_file
+from factstore.text.tokenize import normalize
 
 if TYPE_CHECKING:
     from factstore.ask.route import Answer
@@ -467,8 +468,7 @@ def judge_bank(q: Any, answer: Answer) -> tuple[str, str]:
 
 
 def normalize_words(text: str) -> list[str]:
-    from factstore.text.tokenize import normalize
-
+    """A text's words, lower case and accents stripped."""
     return [w for w in re.findall(r"\w+", normalize(text)) if w]
 
 
