@@ -385,8 +385,8 @@ MUTANTS: list[Mutant] = [
            'name = name.removesuffix("Axis")', "name = name", (FSDS,)),
     # --- questions read whole (factstore/ask/parse.py, route.py, names.py, metrics.py: issue #25)
     Mutant("unread words dropped", "factstore/ask/route.py",
-           "(p.entities or p.periods or p.as_of) and changes_figure(p.unread) and not (",
-           "(p.entities or p.periods or p.as_of) and False and not (",
+           "(p.entities or p.periods or p.as_of) and not _asks_the_text(p):",
+           "(p.entities or p.periods or p.as_of) and False:",
            asked("test_an_inserted_qualifier_is_refused_by_name_or_leaves_the_oracles_value")),
     Mutant("a month as-of at its last day", "factstore/ask/parse.py",
            "        found.append(datetime(int(m.group(2)), _MONTHS[m.group(1)], 1))",
@@ -454,6 +454,9 @@ MUTANTS: list[Mutant] = [
            ("tests/test_dense.py",)),
     Mutant("vectors used where some chunks have none", "factstore/text/dense.py",
            "    if not n or n != chunks:", "    if not n:", ("tests/test_dense.py",)),
+    Mutant("one unknown word beside a figure sends it to the text", "factstore/ask/route.py",
+           "and len(set(p.unread)) >= 3)", "and len(set(p.unread)) >= 1)",
+           asked("test_an_inserted_qualifier_is_refused_by_name_or_leaves_the_oracles_value")),
     Mutant("question words kept in the query", "factstore/text/search.py",
            "and t not in question_words()] or terms", "] or terms", RANKING),
 ]

@@ -165,16 +165,23 @@ def _one_with_facts(db: Db, p: Reading, moment: datetime | None) -> Reading:
 
 def _unread(p: Reading) -> Answer | None:
     """'unanswerable' for a question about a company's figures with words no part of the reading took that could
-    change the figure: a figure for another question is never given in its place. (Other words unread, or any in a
-    question asking why or how, make it a question for the text: see _answer.)"""
-    if p.unread and p.metric and (p.entities or p.periods or p.as_of) and changes_figure(p.unread) and not (
-            _EXPLAINS.search(p.text)):
+    change the figure: a figure for another question is never given in its place (see _asks_the_text for the
+    questions about a figure that go to the text instead)."""
+    if p.unread and p.metric and (p.entities or p.periods or p.as_of) and not _asks_the_text(p):
         return Answer("unanswerable", p.text, explanation=f"could not read {' '.join(p.unread)!r}: those words could "
                       f"change which figure is asked, and no part of the question takes them")
     if len(p.periods) > 1 and p.metric and not p.growth:
         return Answer("unanswerable", p.text, explanation=f"names {len(p.periods)} periods "
                       f"({', '.join(p.periods)}): ask for one (or for the growth from one to the other)")
     return None
+
+
+def _asks_the_text(p: Reading) -> bool:
+    """Whether a question with unread words asks the text, not for a figure: it asks why or how, or it says three
+    words or more that no figure takes and none that could change one ('what share of sales went through its
+    stores, carriers and resellers'). One unknown word beside a figure is a qualifier ('like-for-like revenue'):
+    refused."""
+    return bool(_EXPLAINS.search(p.text)) or (not changes_figure(p.unread) and len(set(p.unread)) >= 3)
 
 
 def _versions(db: Db, p: Reading, entities: list[Entity]) -> Answer:
