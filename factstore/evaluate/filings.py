@@ -101,6 +101,61 @@ def evaluate_text(store: FactStore, gold: list[dict[str, Any]], filings: str | P
     return pd.DataFrame(rows)
 
 
+PARAGRAPH_CHARS = 1_000
+
+
+def paragraphs(text: str) -> list[tuple[int, int]]:
+    """The baseline's passages: blank-line paragraphs of a document's text, merged up to PARAGRAPH_CHARS."""
+    spans, start, end = [], None, 0
+    for m in re.finditer(r"[^\n](?:.|\n(?!\n))*", text):
+        if start is not None and m.end() - start > PARAGRAPH_CHARS:
+            spans.append((start, end))
+            start = None
+        start = m.start() if start is None else start
+        end = m.end()
+    return spans + ([(start, end)] if start is not None else [])
+
+
+def evaluate_baseline(store: FactStore, gold: list[dict[str, Any]], filings: str | Path, *,
+                      ks: tuple[int, ...] = KS) -> pd.DataFrame:
+    """The plain baseline, as evaluate_text judges ours: bm25s (Lucene BM25, English stop words) over paragraphs of
+    about PARAGRAPH_CHARS, the document title as their first line, searched within the documents of the companies
+    the gold names (one search each, k passages each)."""
+    import bm25s
+
+    docs = store.sql("SELECT doc_id, entity_id, title, raw, text FROM documents")
+    raw = {r: (d, e) for d, e, r in docs[["doc_id", "entity_id", "raw"]].itertuples(index=False)}
+    entity_of = {f: raw[html_text((Path(filings) / f).read_bytes())] for f in {e.filing for q in gold
+                                                                             for e in q["evidence"]}}
+    indexes = {}
+    for entity, rows in docs.groupby("entity_id"):
+        passages = [(d, span, f"{title}\n{text[span[0]:span[1]]}") for d, title, text in
+                    rows[["doc_id", "title", "text"]].itertuples(index=False) for span in paragraphs(text)]
+        model = bm25s.BM25()
+        model.index(bm25s.tokenize([p for *_, p in passages], stopwords="en", show_progress=False),
+                    show_progress=False)
+        indexes[entity] = (model, passages)
+    text_of = dict(zip(docs["doc_id"], docs["text"], strict=True))
+    rows = []
+    for q in gold:
+        wanted: dict[str, list[tuple[str, tuple[int, int]]]] = {}
+        for ev in q["evidence"]:
+            doc, entity = entity_of[ev.filing]
+            wanted.setdefault(entity, []).append((doc, locate(text_of[doc], ev.text)))
+        tokens = bm25s.tokenize([q["question"]], stopwords="en", show_progress=False)
+        for k in ks:
+            hit, chars = True, 0
+            for entity, spans in wanted.items():
+                model, passages = indexes[entity]
+                found, _ = model.retrieve(tokens, k=min(k, len(passages)), show_progress=False)
+                top = [passages[i] for i in found[0]]
+                chars += sum(len(p) for *_, p in top)
+                hit &= any(_covered(span, [s for d, s, _ in top if d == doc]) for doc, span in spans)
+            rows.append({"id": q["id"], "class": q["class"], "language": q["language"], "k": k, "hit": hit,
+                         "chars": chars, "kind": "baseline", "own_company": True})
+    return pd.DataFrame(rows)
+
+
 def summarize_text(results: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """hit@k and characters delivered, overall, by language and by class; and the share of answers citing only
     the companies named."""
