@@ -50,15 +50,20 @@ def _chunks(sections: list[tuple[str, str]]) -> pd.DataFrame:
         "period_end": pd.Timestamp("2024-12-31"), "title": "Acme 10-K", "accepted_at": pd.NaT})
 
 
+def _weighed_and_bare(sections: list[tuple[str, str]]) -> tuple[ChunkIndex, ChunkIndex]:
+    """Indexes of these (section, text) chunks with and without priors, both reading queries plain."""
+    frame = _chunks(sections)
+    return (ChunkIndex.from_frame(frame, ranking=Ranking(plain=True, priors=True)),
+            ChunkIndex.from_frame(frame, ranking=Ranking(plain=True)))
+
+
 def test_section_priors_weigh_up_the_section_a_question_names():
-    frame = _chunks([
+    weighed, bare = _weighed_and_bare([
         ("Employee Benefit Plans", "employees employees employees participate in the plans of employees"),
         ("Human Capital", "We had approximately 1,200 employees at year end."),
         ("Risk Factors", "Our employees may leave; losing key employees is a risk."),
         ("Legal Proceedings", "We are a party to lawsuits in the ordinary course."),
     ])
-    weighed = ChunkIndex.from_frame(frame, ranking=Ranking(plain=True, priors=True))
-    bare = ChunkIndex.from_frame(frame, ranking=Ranking(plain=True))
     question = "How many employees does Acme have?"
     assert bare.search(question, k=1)[0].section == "Employee Benefit Plans"
     assert weighed.search(question, k=1)[0].section == "Human Capital"
@@ -70,7 +75,7 @@ def test_section_priors_weigh_up_the_section_a_question_names():
 
 
 def test_a_quantity_question_weighs_up_the_chunks_stating_figures():
-    frame = _chunks([
+    weighed, bare = _weighed_and_bare([
         ("Human Capital", "Our employees are our greatest asset, and our employees shape our culture."),
         ("Human Capital", "We had approximately 29,600 employees in 36 countries."),
         ("Properties", "We lease offices in Santa Clara."),
@@ -78,8 +83,6 @@ def test_a_quantity_question_weighs_up_the_chunks_stating_figures():
         ("Risk Factors", "Demand for our products may fall."),
         ("Cybersecurity", "Our board oversees cybersecurity risk."),
     ])
-    weighed = ChunkIndex.from_frame(frame, ranking=Ranking(plain=True, priors=True))
-    bare = ChunkIndex.from_frame(frame, ranking=Ranking(plain=True))
     assert bare.search("How many employees?", k=1)[0].chunk_no == 0
     assert weighed.search("How many employees?", k=1)[0].chunk_no == 1
     assert weighed.search("Describe the employees' culture", k=1)[0].chunk_no == 0  # no quantity asked
