@@ -60,18 +60,26 @@ def _covered(span: tuple[int, int], cited: list[tuple[int, int]]) -> bool:
     return inside >= COVERAGE * (end - start)
 
 
+def _documents_of(docs: pd.DataFrame, gold: list[dict[str, Any]], filings: str | Path
+                  ) -> dict[str, tuple[str, str, str]]:
+    """Each filing the gold cites as its stored document (doc_id, entity_id, text): the one keeping the file's bytes
+    as raw. A filing not loaded is a ValueError."""
+    raw = {r: (d, e, t) for d, e, r, t in docs[["doc_id", "entity_id", "raw", "text"]].itertuples(index=False)}
+    by_file = {f: raw.get(html_text((Path(filings) / f).read_bytes()))
+               for f in {ev.filing for q in gold for ev in q["evidence"]}}
+    absent = sorted(f for f, found in by_file.items() if found is None)
+    if absent:
+        raise ValueError(f"filings not loaded in the store: {', '.join(absent)}")
+    return by_file
+
+
 def evaluate_text(store: FactStore, gold: list[dict[str, Any]], filings: str | Path, *, ks: tuple[int, ...] = KS,
                   progress: bool | None = None) -> pd.DataFrame:
     """One row per question and k: hit, characters delivered, and whether every passage came from a company
     named (where the question names one). The files in `filings` must be loaded (a document is the file whose
     bytes it keeps as raw)."""
     docs = store.sql("SELECT doc_id, entity_id, raw, text FROM documents")
-    raw = {r: (d, e, t) for d, e, r, t in docs.itertuples(index=False)}
-    by_file = {f: raw.get(html_text((Path(filings) / f).read_bytes()))
-               for f in {ev.filing for q in gold for ev in q["evidence"]}}
-    absent = sorted(f for f, found in by_file.items() if found is None)
-    if absent:
-        raise ValueError(f"filings not loaded in the store: {', '.join(absent)}")
+    by_file = _documents_of(docs, gold, filings)
     where: dict[tuple[str, str], tuple[str, str, tuple[int, int]]] = {}
     for q in gold:
         for ev in q["evidence"]:
@@ -124,9 +132,7 @@ def evaluate_baseline(store: FactStore, gold: list[dict[str, Any]], filings: str
     import bm25s
 
     docs = store.sql("SELECT doc_id, entity_id, title, raw, text FROM documents")
-    raw = {r: (d, e) for d, e, r in docs[["doc_id", "entity_id", "raw"]].itertuples(index=False)}
-    entity_of = {f: raw[html_text((Path(filings) / f).read_bytes())] for f in {e.filing for q in gold
-                                                                             for e in q["evidence"]}}
+    by_file = _documents_of(docs, gold, filings)
     indexes = {}
     for entity, rows in docs.groupby("entity_id"):
         passages = [(d, span, f"{title}\n{text[span[0]:span[1]]}") for d, title, text in
@@ -135,13 +141,12 @@ def evaluate_baseline(store: FactStore, gold: list[dict[str, Any]], filings: str
         model.index(bm25s.tokenize([p for *_, p in passages], stopwords="en", show_progress=False),
                     show_progress=False)
         indexes[entity] = (model, passages)
-    text_of = dict(zip(docs["doc_id"], docs["text"], strict=True))
     rows = []
     for q in gold:
         wanted: dict[str, list[tuple[str, tuple[int, int]]]] = {}
         for ev in q["evidence"]:
-            doc, entity = entity_of[ev.filing]
-            wanted.setdefault(entity, []).append((doc, locate(text_of[doc], ev.text)))
+            doc, entity, text = by_file[ev.filing]
+            wanted.setdefault(entity, []).append((doc, locate(text, ev.text)))
         tokens = bm25s.tokenize([q["question"]], stopwords="en", show_progress=False)
         for k in ks:
             hit, chars = True, 0
