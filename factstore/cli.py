@@ -192,6 +192,13 @@ def cmd_load_filing(store: FactStore, args: argparse.Namespace) -> None:
           + ("" if report.documents else " (this document was stored before)"))
 
 
+def cmd_load_xbrl(store: FactStore, args: argparse.Namespace) -> None:
+    for report in store.load_xbrl(args.paths, accession=args.accession, accepted_at=args.accepted_at):
+        revisions = f", {report.revisions} differing values kept as revisions" if report.revisions else ""
+        print(f"{report.source}: added {report.xbrl_facts} XBRL facts ({report.reports} new reports), "
+              f"{report.entities} entities, {report.filings} filings{revisions}")
+
+
 def cmd_load_reports(store: FactStore, args: argparse.Namespace) -> None:
     report = store.load_reports(args.documents)
     print(f"added {report.documents} documents")
@@ -528,6 +535,19 @@ def build_parser() -> argparse.ArgumentParser:
     filing.add_argument("--period-end", help="the end of the period it reports on")
     _db_option(filing)
     filing.set_defaults(run=cmd_load_filing)
+    xbrl = formats.add_parser("xbrl", help="XBRL: instances, inline XBRL documents or the SEC's -xbrl.zip",
+                              description="Load filings' XBRL, one transaction each: an XBRL 2.1 instance "
+                                          "(EX-101.INS, the SEC's *_htm.xml), an inline XBRL document (.htm) or "
+                                          "the SEC's -xbrl.zip. Every fact is kept as stated (xbrl_facts); its "
+                                          "numbers go to reports. The company is the cover's (added if new); the "
+                                          "filing is --accession or the one in the file's name, else the stored "
+                                          "filing of the cover's form and period; its time the stored one, else "
+                                          "--accepted-at, else the end of the day in the file's name.")
+    xbrl.add_argument("paths", nargs="+", help="instance, inline document or zip files, one filing each")
+    xbrl.add_argument("--accession", help="its accession number (one file only)")
+    xbrl.add_argument("--accepted-at", help="when it was accepted (one file only): a day or a UTC time")
+    _db_option(xbrl)
+    xbrl.set_defaults(run=cmd_load_xbrl)
     reports = formats.add_parser("reports", help="Markdown reports (rag6_documentos.parquet)",
                                  description="Load Markdown reports: id_doc, titulo, tipo, texto.")
     reports.add_argument("documents", help="rag6_documentos.parquet")

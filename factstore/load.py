@@ -22,13 +22,15 @@ from factstore.loaders.companyfacts import (
     read_companyfacts,
 )
 from factstore.loaders.course import Table, read_course
-from factstore.loaders.cover import Cover, read_cover
+from factstore.loaders.cover import Cover, facts_cover, read_cover
 from factstore.loaders.filing import Filer, accession_in, read_document, read_filing
 from factstore.loaders.fsds import Known, read_fsds
 from factstore.loaders.fsds import quarters as fsds_quarters
 from factstore.loaders.reports import read_reports
 from factstore.loaders.tickers import read_tickers, tickers_batch
+from factstore.loaders.xbrl import with_facts, xbrl_batch
 from factstore.progress import progress_bar
+from factstore.xbrl.files import inline_document, read_xbrl
 
 NO_SUBMISSIONS_GIVEN = "no submissions of its CIK given: acceptance times are the end of each filing date"
 
@@ -113,16 +115,41 @@ def filing(db: Db, path: str | Path, entity: str | int | None = None, *, cik: in
     """A local SEC primary document, of a company in the store or not (see FactStore.load_filing)."""
     with _stages("load filing", progress) as step:
         body = read_document(path)
-        cover = read_cover(body)
+        document = inline_document(body, str(path))
+        cover = facts_cover(document) if document else read_cover(body)
         filer = _filer(db, str(path), entity, cik, name, cover)
         filing_id = accession_in(path, accession) or Path(path).name
-        filings = db.sql("""SELECT filing_id, entity_id, form, period_end, filed, accepted_at,
-            accepted_precision, accepted_note, source FROM filings WHERE entity_id = ? OR filing_id = ?""",
-                           [filer.entity_id, filing_id])
+        filings = _stored_filings(db, filer.entity_id, filing_id)
         batch = read_filing(path, body, filer, filings, cover, accession=accession, form=form,
                             accepted_at=accepted_at, period_end=period_end)
+        if document is not None:
+            batch = with_facts(batch, document)
         step("write")
         return replace(write.apply(db, batch), source=str(path))
+
+
+def xbrl(db: Db, paths: str | Path | list[str | Path], *, accession: str | None = None, accepted_at: Any = None,
+         progress: bool | None = None) -> list[LoadReport]:
+    """Filings' XBRL, one transaction each (see FactStore.load_xbrl)."""
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    if len(paths) > 1 and (accession is not None or accepted_at is not None):
+        raise ValueError("load_xbrl: accession and accepted_at are one filing's; give one path with them")
+    reports = []
+    for path in progress_bar(paths, desc="load xbrl", unit="filing", progress=progress, leave=False):
+        document = read_xbrl(path)
+        cover = facts_cover(document)
+        filer = _filer(db, str(path), None, None, None, cover)
+        known = accession_in(path, accession)
+        filings = _stored_filings(db, filer.entity_id, known or "")
+        batch = xbrl_batch(document, filer, filings, cover, accession=known, accepted_at=accepted_at)
+        reports.append(replace(write.apply(db, batch), source=str(path)))
+    return reports
+
+
+def _stored_filings(db: Db, entity_id: str, filing_id: str) -> Any:
+    """The stored filings of a company, and any stored under an accession."""
+    return db.sql("""SELECT filing_id, entity_id, form, period_end, filed, accepted_at, accepted_precision,
+        accepted_note, source FROM filings WHERE entity_id = ? OR filing_id = ?""", [entity_id, filing_id])
 
 
 def _filer(db: Db, source: str, entity: str | int | None, cik: int | str | None, name: str | None,

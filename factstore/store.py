@@ -151,10 +151,21 @@ class FactStore:
         the document says. Its filing: the one the store knows by accession (given, or in the file's name) or by
         form and filing day, whose form, period and acceptance time it takes; else the form and period given or
         on its cover, accepted at `accepted_at` (a day, or a moment: UTC unless it says) or at the end of the
-        day in its file name (NVDA_10-K_2025-02-26.html). A contradiction is a LoadError. Loading again adds
-        nothing."""
+        day in its file name (NVDA_10-K_2025-02-26.html). An inline XBRL document's facts are loaded with it
+        (as load_xbrl loads them). A contradiction is a LoadError. Loading again adds nothing."""
         return load.filing(self.db, path, entity, cik=cik, name=name, accession=accession, form=form,
                            accepted_at=accepted_at, period_end=period_end, progress=progress)
+
+    def load_xbrl(self, paths: str | Path | list[str | Path], *, accession: str | None = None,
+                  accepted_at: Any = None, progress: bool | None = None) -> list[LoadReport]:
+        """Load filings' XBRL: instances (EX-101.INS, the SEC's `*_htm.xml`), inline XBRL documents (`.htm`) or
+        the SEC's `-xbrl.zip`, one transaction per filing. Every fact goes to xbrl_facts as stated (exact
+        decimals, text facts, dimensions), its numbers to reports (dimensional ones under FSDS's keys). The
+        company is the cover's (dei:EntityCentralIndexKey; one the store lacks is added); the filing is the
+        `accession` given or in the file's name, else the company's stored filing of the cover's form and
+        period; its time the stored one, else `accepted_at`. A clash with the store is a LoadError naming both.
+        Loading again, or what companyfacts or FSDS loaded, adds nothing."""
+        return load.xbrl(self.db, paths, accession=accession, accepted_at=accepted_at, progress=progress)
 
     def load_reports(self, path: Table, *, progress: bool | None = None) -> LoadReport:
         """Load Markdown reports in the rag6 format (rag6_documentos.parquet: id_doc, titulo, tipo, texto)

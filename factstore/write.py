@@ -52,7 +52,7 @@ def _apply(db: Db, batches: list[Batch], apart: bool) -> list[LoadReport]:
                 if ids is None or entity_id in ids:
                     n[kind] += count
             reports.append(LoadReport(part.source, n["entities"], n["filings"], n["reports"], n["documents"],
-                                      revisions=n["revisions"]))
+                                      revisions=n["revisions"], xbrl_facts=n["xbrl"]))
             if any(n.values()):
                 loads.append((part.kind, "; ".join(sorted(set(part.source_of.values()))) or part.source,
                               n["filings"], n["reports"]))
@@ -70,7 +70,7 @@ def _apply(db: Db, batches: list[Batch], apart: bool) -> list[LoadReport]:
 
 def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
     """A batch's rows, checked and written (inside the caller's transaction); what each entity gained:
-    (entity_id, 'entities' | 'filings' | 'reports' | 'documents' | 'revisions') -> rows added."""
+    (entity_id, 'entities' | 'filings' | 'reports' | 'documents' | 'revisions' | 'xbrl') -> rows added."""
     con = db.con
     added: Counter[tuple[str | None, str]] = Counter()
     con.register("_batch_filings", batch.filings)
@@ -115,6 +115,10 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
         if batch.approximate is not None and len(batch.approximate):
             con.register("_batch_approximate", batch.approximate)
             db.all(SQL["insert_approximate"])
+        if batch.xbrl is not None and len(batch.xbrl):
+            con.register("_batch_xbrl", batch.xbrl)
+            for entity_id, n in Counter(row[0] for row in db.all(SQL["insert_xbrl_facts"])).items():
+                added[entity_id, "xbrl"] += n
         if batch.sales is not None and len(batch.sales):
             con.register("_batch_sales", batch.sales)
             db.all(SQL["insert_sales"])
@@ -123,7 +127,7 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
         db.all("DROP TABLE IF EXISTS _same")
     finally:
         for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales", "_batch_reports",
-                     "_batch_approximate", "_batch_concepts"):
+                     "_batch_approximate", "_batch_concepts", "_batch_xbrl"):
             with suppress(duckdb.Error):
                 con.unregister(name)
     return added

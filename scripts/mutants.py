@@ -28,6 +28,8 @@ FSDS = "tests/test_fsds.py"
 READING = ("tests/test_ask_reading.py",)
 ANY_FILING = ("tests/test_load_any_filing.py",)
 RANKING = ("tests/test_ranking_filings.py",)
+XBRL_INLINE = ("tests/test_xbrl_inline.py",)
+XBRL_REAL = ("tests/test_xbrl_real.py",)
 BANK = ("tests/test_ask_bank.py::test_no_wrong_number_is_stated_and_nearly_all_are_right[every=16]",)
 
 
@@ -433,9 +435,30 @@ MUTANTS: list[Mutant] = [
     Mutant("a given CIK wins over the document's own", "factstore/load.py",
            "    if said != cover.cik and cover.cik is not None:", "    if False:", ANY_FILING),
     Mutant("an amended cover read as the original form", "factstore/loaders/cover.py",
-           "amended[0].strip().lower() == \"true\"", "amended[0].strip().lower() == \"yes\"", ANY_FILING),
-    Mutant("the cover's nested date cut at the inner tag", "factstore/loaders/cover.py",
-           "        depth += -1 if m.group(1) else 1", "        depth -= 1", ANY_FILING),
+           'dei.get("AmendmentFlag", "").lower() == "true"', 'dei.get("AmendmentFlag", "").lower() == "yes"',
+           ANY_FILING),
+    Mutant("XBRL: scale applied the wrong way", "factstore/xbrl/inline.py",
+           "number = number.scaleb(int(scale))", "number = number.scaleb(-int(scale))", XBRL_INLINE),
+    Mutant("XBRL: sign=\"-\" ignored", "factstore/xbrl/inline.py", 'if element.get("sign") == "-":', "if False:",
+           XBRL_INLINE),
+    Mutant("XBRL: ix:exclude read as text", "factstore/xbrl/model.py", '_EXCLUDED.sub("", markup)', "markup",
+           XBRL_INLINE),
+    Mutant("XBRL: continuations not followed", "factstore/xbrl/inline.py",
+           '    following = element.get("continuedAt")', "    following = None", XBRL_INLINE),
+    Mutant("XBRL: agreeing duplicates keep the least precise", "factstore/xbrl/model.py",
+           "max(same, key=_precision)", "min(same, key=_precision)", XBRL_INLINE),
+    Mutant("XBRL: a ratio unit read as its numerator", "factstore/xbrl/model.py",
+           'f"{_measures(top, source)}/{_measures(bottom, source)}"', "_measures(top, source)", XBRL_REAL),
+    Mutant("XBRL: a segment figure stored as the total", "factstore/loaders/xbrl.py",
+           '"concept": [concept_key(f.concept, dict(f.context.dims)) for _, f in numbers]',
+           '"concept": [f.concept for _, f in numbers]', XBRL_REAL),
+    Mutant("XBRL: inconsistent duplicates into reports", "factstore/loaders/xbrl.py",
+           "f.value is not None and not f.inconsistent and", "f.value is not None and", XBRL_INLINE),
+    Mutant("XBRL: a filing's facts stored again on reload", "sql/write.sql",
+           "FROM _batch_xbrl WHERE filing_id NOT IN (SELECT filing_id FROM xbrl_facts)", "FROM _batch_xbrl",
+           XBRL_REAL),
+    Mutant("XBRL: a standard taxonomy keeps the document's prefix", "factstore/xbrl/model.py",
+           "            return m.expand(name)", "            return prefix", XBRL_INLINE),
     Mutant("a text question naming an unknown company searches the others'", "factstore/ask/route.py",
            "    elif p.unknown and not p.entities:", "    elif p.unknown and p.metric and not p.entities:", ANY_FILING),
     Mutant("a company filter naming no document searches all", "factstore/text/index.py",

@@ -44,6 +44,27 @@ CREATE TABLE IF NOT EXISTS reports (
     form VARCHAR NOT NULL               -- the filing's
 );
 
+-- Every fact of the XBRL documents loaded, as stated: exact values (scale and sign applied), decimals, text facts,
+-- nil (value NULL) and forever (no dates); numbers are also in reports, except inconsistent duplicates.
+CREATE TABLE IF NOT EXISTS xbrl_facts (
+    filing_id VARCHAR NOT NULL,
+    entity_id VARCHAR NOT NULL,
+    fact_id VARCHAR,                    -- the document's id of the fact
+    context_id VARCHAR NOT NULL,
+    concept VARCHAR NOT NULL,           -- 'us-gaap:Revenues'; a company's own concept under its prefix ('aapl:...')
+    namespace VARCHAR NOT NULL,         -- the concept's namespace URI
+    dims VARCHAR,                       -- dimensions as reports key them ('ProductOrService=IPhone'), NULL for none
+    period_start DATE,                  -- NULL for instants and forever
+    period_end DATE,                    -- NULL for forever
+    unit VARCHAR,                       -- 'USD', 'USD/shares'; NULL for text
+    value VARCHAR,                      -- an exact decimal, or the text (whitespace collapsed); NULL when nil
+    decimals VARCHAR,                   -- as written: '-6', 'INF'
+    numeric BOOLEAN NOT NULL,
+    inconsistent BOOLEAN NOT NULL,      -- a duplicate stating another value: kept here, never in reports
+    line INTEGER,                       -- where it stands in its document
+    accepted_at TIMESTAMP NOT NULL      -- the filing's
+);
+
 -- A value the SEC edited (or added) in place in a filing whose facts were loaded before, as a later load of
 -- the company's companyfacts found it. Kept beside reports, never in them: no as-of answer changes.
 CREATE TABLE IF NOT EXISTS revisions (

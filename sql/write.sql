@@ -176,6 +176,12 @@ INSERT INTO approximate_periods SELECT DISTINCT entity_id, period_start::DATE, p
     WHERE a.entity_id = b.entity_id AND a.period_end = b.period_end::DATE
     AND a.period_start IS NOT DISTINCT FROM b.period_start::DATE);
 
+-- name: insert_xbrl_facts
+-- A filing's XBRL facts are stored once: the first load of them wins, and later ones leave them as they are.
+INSERT INTO xbrl_facts SELECT filing_id, entity_id, fact_id, context_id, concept, namespace, dims,
+    period_start::DATE, period_end::DATE, unit, value, decimals, numeric, inconsistent, line, accepted_at::TIMESTAMP
+FROM _batch_xbrl WHERE filing_id NOT IN (SELECT filing_id FROM xbrl_facts) RETURNING entity_id;
+
 -- name: insert_sales
 -- The course's reference sales, once per company and quarter.
 INSERT INTO sales_reference SELECT entity_id, quarter_end::DATE, sales_millions

@@ -13,7 +13,8 @@ import pytest
 
 import factstore
 from factstore.errors import LoadError, NotFound
-from factstore.loaders.cover import read_cover, read_file_name
+from factstore.loaders.cover import facts_cover, read_cover, read_file_name
+from factstore.xbrl.files import inline_document
 from tests.helpers import submissions_for
 
 pytestmark = pytest.mark.real
@@ -128,16 +129,26 @@ def test_a_company_not_in_the_store_gets_no_passage(real):
 
 
 def test_read_cover_and_file_name():
-    nested = ('<html><body><ix:nonNumeric name="dei:DocumentPeriodEndDate" format="ixt:date-day-monthname-year-en">'
-              '<ix:nonNumeric name="dei:CurrentFiscalYearEndDate">31 December</ix:nonNumeric> 2024</ix:nonNumeric>'
-              '<ix:nonNumeric name="dei:DocumentType">10-K</ix:nonNumeric>'
-              '<ix:nonNumeric name="dei:AmendmentFlag">true</ix:nonNumeric>'
-              '<ix:nonNumeric name="dei:EntityCentralIndexKey">0000012345</ix:nonNumeric>'
-              '<ix:nonNumeric name="dei:TradingSymbol">ABC</ix:nonNumeric>'
-              '<ix:nonNumeric name="dei:TradingSymbol">ABC.PRA</ix:nonNumeric></body></html>')
-    cover = read_cover(nested)
+    context = ('<xbrli:context id="c"><xbrli:entity><xbrli:identifier scheme="http://www.sec.gov/CIK">0000012345'
+               '</xbrli:identifier></xbrli:entity><xbrli:period><xbrli:startDate>2024-01-01</xbrli:startDate>'
+               '<xbrli:endDate>2024-12-31</xbrli:endDate></xbrli:period></xbrli:context>')
+    dei = ('<ix:nonNumeric name="dei:DocumentPeriodEndDate" contextRef="c" format="ixt:date-day-monthname-year-en">'
+           '<ix:nonNumeric name="dei:CurrentFiscalYearEndDate" contextRef="c" format="ixt:date-day-monthname-en">'
+           '31 December</ix:nonNumeric> 2024</ix:nonNumeric>'
+           '<ix:nonNumeric name="dei:DocumentType" contextRef="c">10-K</ix:nonNumeric>'
+           '<ix:nonNumeric name="dei:AmendmentFlag" contextRef="c">true</ix:nonNumeric>'
+           '<ix:nonNumeric name="dei:TradingSymbol" contextRef="c">ABC</ix:nonNumeric>'
+           '<ix:nonNumeric name="dei:TradingSymbol" contextRef="c">ABC.PRA</ix:nonNumeric>')
+    nested = ('<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ix="http://www.xbrl.org/2013/inlineXBRL" '
+              'xmlns:ixt="http://www.xbrl.org/inlineXBRL/transformation/2020-02-12" '
+              'xmlns:xbrli="http://www.xbrl.org/2003/instance" xmlns:dei="http://xbrl.sec.gov/dei/2024"><body>'
+              f'<ix:header><ix:resources>{context}</ix:resources></ix:header>{dei}</body></html>')
+    document = inline_document(nested.encode(), "cover.htm")
+    cover = facts_cover(document)
+    # the CIK, absent from the dei: facts, is the contexts' identifier
     assert (cover.cik, cover.form, cover.period_end, cover.tickers, cover.source) == (
         12345, "10-K/A", date(2024, 12, 31), ("ABC",), "inline XBRL")
+    assert inline_document(b"<html><body><p>FORM 10-K</p></body></html>", "plain.htm") is None
     text = read_cover("<p>FORM 10-Q</p><p>For the quarterly period ended March 31, 2003</p>"
                       "<p>ACME WIDGETS INC.</p><p>(Exact name of registrant as specified in its charter)</p>")
     assert (text.form, text.period_end, text.name, text.cik) == ("10-Q", date(2003, 3, 31), "ACME WIDGETS INC.",

@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from factstore.xbrl.model import Document
+
 FORMS = r"10-K405|10-KT|10-KSB|10-K|10-QT|10-QSB|10-Q|20-F|40-F|8-K|6-K|S-1|S-4|F-1|DEF 14A"
-_DEI = re.compile(r"<ix:nonNumeric\b([^>]*\bname=\"dei:(\w+)\"[^>]*)>", re.I)
-_NON_NUMERIC = re.compile(r"<(/?)ix:nonNumeric\b[^>]*>", re.I)
-_FORMAT = re.compile(r"\bformat=\"[^\"]*:([\w-]+)\"")
 _TAG = re.compile(r"<[^>]+>")
 _SPACE = re.compile(r"\s+")
 _FORM_TEXT = re.compile(rf"\bFORM\s+({FORMS})(\s*/\s*A)?\b", re.I)
@@ -23,13 +22,14 @@ _PERIOD_TEXT = re.compile(r"\b(?:fiscal\s+year|quarterly\s+period|transition\s+p
 _NAME_TEXT = re.compile(r"((?:[A-Z&][\w&.,'’/-]*\s+){1,10})\((?i:\s*exact\s+name\s+of\s+(?:the\s+)?registrant)")
 _FILE_NAME = re.compile(rf"^(?:([A-Z][A-Z.]{{0,5}})_)?({FORMS.replace(' ', '_')})(_A)?_(\d{{4}}-\d\d-\d\d)(?!\d)",
                         re.I)
+SEC_SCHEME = "http://www.sec.gov/CIK"  # the scheme of contexts' identifiers that are CIKs
 COVER_CHARS = 20_000  # the cover page's text is within the document's first characters
 
 
 @dataclass(frozen=True)
 class Cover:
     """A document's own word on its filer and filing; None where it says nothing. `source` says where it was
-    read: 'inline XBRL' (the dei: facts) or 'cover page'."""
+    read: 'inline XBRL' or 'XBRL instance' (the dei: facts) or 'cover page'."""
 
     cik: int | None = None
     name: str | None = None
@@ -40,45 +40,38 @@ class Cover:
 
 
 def read_cover(body: bytes | str) -> Cover:
-    """The filer, form and period a document gives: its inline XBRL cover where it has one (a form with
-    AmendmentFlag true is the amendment '/A'), else its cover page's text."""
+    """The form, period and registrant's name a document's cover page gives in its text (a document without
+    XBRL; an inline XBRL document's cover is its dei: facts, `facts_cover`)."""
     text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else body
-    dei: dict[str, list[tuple[str, str]]] = {}
-    for m in _DEI.finditer(text):
-        value = _SPACE.sub(" ", html.unescape(_TAG.sub("", _inner(text, m.end())))).strip()
-        fmt = _FORMAT.search(m.group(1))
-        dei.setdefault(m.group(2), []).append((value, fmt.group(1) if fmt else ""))
-    if dei:
-        return _from_dei(dei)
     return _from_text(_SPACE.sub(" ", html.unescape(_TAG.sub(" ", text[:COVER_CHARS * 10])))[:COVER_CHARS])
 
 
-def _inner(text: str, start: int) -> str:
-    """The content of the ix:nonNumeric element whose start tag ends at `start` (nested ones included)."""
-    depth = 1
-    for m in _NON_NUMERIC.finditer(text, start):
-        depth += -1 if m.group(1) else 1
-        if not depth:
-            return text[start:m.start()]
-    return text[start:]
+def facts_cover(document: Document) -> Cover:
+    """The filer, form and period the document's dei: facts give (a form with AmendmentFlag true is its '/A');
+    the CIK, where the cover omits it, from the contexts' SEC identifiers."""
+    dei = {}
+    for fact in document.facts:
+        if fact.concept.startswith("dei:") and fact.value and not fact.context.dims:
+            dei.setdefault(fact.concept[4:], fact.value)
+    ciks = {f.context.identifier for f in document.facts if f.context.scheme == SEC_SCHEME}
+    cik = dei.get("EntityCentralIndexKey") or (ciks.pop() if len(ciks) == 1 else None)
+    form = dei.get("DocumentType")
+    if form and dei.get("AmendmentFlag", "").lower() == "true" and not form.upper().endswith("/A"):
+        form += "/A"
+    end = dei.get("DocumentPeriodEndDate")
+    tickers = tuple(dict.fromkeys(f.value.upper() for f in document.facts
+                                  if f.concept == "dei:TradingSymbol" and f.value
+                                  and re.fullmatch(r"[A-Za-z]{1,6}", f.value)))
+    return Cover(cik=int(cik) if cik and cik.isdigit() else None, name=dei.get("EntityRegistrantName"),
+                 tickers=tickers, form=form.upper() if form else None, period_end=_iso_day(end),
+                 source="inline XBRL" if document.kind == "inline" else "XBRL instance")
 
 
-def _from_dei(dei: dict[str, list[tuple[str, str]]]) -> Cover:
-    def first(name: str) -> tuple[str, str] | None:
-        return next(((v, f) for v, f in dei.get(name, []) if v), None)
-
-    cik = first("EntityCentralIndexKey")
-    name = first("EntityRegistrantName")
-    form = first("DocumentType")
-    amended = first("AmendmentFlag")
-    end = first("DocumentPeriodEndDate")
-    tickers = tuple(dict.fromkeys(v.upper() for v, _ in dei.get("TradingSymbol", [])
-                                  if re.fullmatch(r"[A-Za-z]{1,6}", v)))
-    kind = form[0].upper() if form else None
-    if kind and amended and amended[0].strip().lower() == "true" and not kind.endswith("/A"):
-        kind += "/A"
-    return Cover(cik=int(cik[0]) if cik and cik[0].isdigit() else None, name=name[0] if name else None,
-                 tickers=tickers, form=kind, period_end=_date(*end) if end else None, source="inline XBRL")
+def _iso_day(text: str | None) -> date | None:
+    try:
+        return date.fromisoformat(text.strip()) if text else None
+    except ValueError:
+        return None
 
 
 def _from_text(text: str) -> Cover:
@@ -87,13 +80,13 @@ def _from_text(text: str) -> Cover:
     name = _NAME_TEXT.search(text)
     kind = (form.group(1).upper() + ("/A" if form.group(2) else "")) if form else None
     return Cover(name=_SPACE.sub(" ", name.group(1)).strip() if name else None, form=kind,
-                 period_end=_date(period.group(1), "") if period else None)
+                 period_end=_date(period.group(1)) if period else None)
 
 
-def _date(value: str, fmt: str) -> date | None:
-    """A cover date ('December 31, 2024', '2024-12-31'; day first where the ixt format says so), else None."""
+def _date(value: str) -> date | None:
+    """A cover page's date ('December 31, 2024'), else None."""
     try:
-        return pd.Timestamp(pd.to_datetime(value.replace(" ,", ","), dayfirst=fmt.startswith("date-day"))).date()
+        return pd.Timestamp(pd.to_datetime(value.replace(" ,", ","))).date()
     except (ValueError, TypeError):
         return None
 

@@ -75,7 +75,8 @@ def read_filing(path: str | Path, body: bytes, filer: Filer, filings: pd.DataFra
     form = form or named.form
     end = _day(period_end, source, "period_end")
     _agreed(end, cover.period_end, cover, source, "period_end")
-    given = _acceptance(accepted_at if accepted_at is not None else named.day, source, accession or Path(path).name)
+    given = given_acceptance(accepted_at if accepted_at is not None else named.day, source,
+                             accession or Path(path).name)
     if accession is None and form and given:
         same = filings[(filings["entity_id"] == filer.entity_id) & (filings["form"].str.upper() == form)
                        & (pd.to_datetime(filings["filed"]).dt.date == given[1])]
@@ -88,7 +89,7 @@ def read_filing(path: str | Path, body: bytes, filer: Filer, filings: pd.DataFra
     stored = filings[filings["filing_id"] == filing_id]
     if len(stored):
         row = stored.iloc[0]
-        _agree(row, filer.entity_id, form, given, end, source)
+        check_stored(row, filer.entity_id, form, given, end, source)
         chosen = {"form": row["form"], "report_date": row["period_end"], "filed": row["filed"],
                   "accepted_at": row["accepted_at"], "accepted_precision": row["accepted_precision"],
                   "accepted_note": row["accepted_note"], "source": row["source"]}
@@ -114,7 +115,7 @@ def _agreed(given: Any, said: Any, cover: Cover, source: str, name: str) -> Any:
     return said if given is None else given
 
 
-def _acceptance(value: Any, source: str, accession: str) -> tuple[datetime, date, str, str] | None:
+def given_acceptance(value: Any, source: str, accession: str) -> tuple[datetime, date, str, str] | None:
     """A given acceptance as (UTC moment, filing date, precision, note): a day alone is the end of that day in
     New York (as filings known to the day only are), a moment is UTC unless it says otherwise; either read by the
     one rule of acceptance times (no filing date is given beside it: only its bounds apply)."""
@@ -143,7 +144,7 @@ def _day(value: Any, source: str, name: str) -> date | None:
         raise LoadError(source, f"cannot read {value!r} as a date", field=name) from exc
 
 
-def _agree(row: pd.Series, entity_id: str, form: str | None, given: tuple[datetime, date, str, str] | None,
+def check_stored(row: pd.Series, entity_id: str, form: str | None, given: tuple[datetime, date, str, str] | None,
            end: date | None, source: str) -> None:
     """Refuse what contradicts the stored filing: another company's, another form, period or time."""
     accession = row["filing_id"]

@@ -1,0 +1,105 @@
+"""A filing's XBRL (factstore.xbrl) as a batch: the company and filing its cover names (checked against what the
+store holds), every fact exactly as stated into xbrl_facts, and its numbers into reports beside every other
+source's (dimensional ones under FSDS's keys, so they never mix into totals)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from factstore.errors import LoadError
+from factstore.loaders.batch import Batch
+from factstore.loaders.companyfacts import entity_row
+from factstore.loaders.cover import SEC_SCHEME, Cover, read_file_name
+from factstore.loaders.filing import Filer, check_stored, given_acceptance
+from factstore.loaders.fsds import concept_key, dims_key
+from factstore.xbrl.model import Document, Fact
+
+XBRL_COLUMNS = ["filing_id", "entity_id", "fact_id", "context_id", "concept", "namespace", "dims", "period_start",
+                "period_end", "unit", "value", "decimals", "numeric", "inconsistent", "line", "accepted_at"]
+
+
+def xbrl_batch(document: Document, filer: Filer, filings: pd.DataFrame, cover: Cover, *,
+               accession: str | None = None, accepted_at: Any = None) -> Batch:
+    """A batch of one filing's XBRL for `filer`. `filings`: the stored filings of the company and any stored under
+    the accession. The filing is the accession given (or in the file's name), else the company's one stored
+    filing of the cover's form and period, else one named by the file; its time is the stored one, else
+    `accepted_at`, else the end of the day in the file's name (NVDA_10-K_2025-02-26.html)."""
+    source = document.source
+    if cover.form is None or cover.period_end is None:
+        raise LoadError(source, "the document has no dei:DocumentType or dei:DocumentPeriodEndDate",
+                        field="dei:DocumentType")
+    others = {f.context.identifier for f in document.facts if f.context.scheme == SEC_SCHEME} - {
+        f"{filer.cik:010d}", str(filer.cik)} if filer.cik is not None else set()
+    if others:
+        raise LoadError(source, f"facts of CIK {', '.join(sorted(others))} in a filing of {filer.entity_id} "
+                                f"(CIK {filer.cik})", field="entity")
+    named = read_file_name(source)
+    given = given_acceptance(accepted_at if accepted_at is not None else named.day, source,
+                             accession or Path(source).name)
+    if accession is None:
+        same = filings[(filings["entity_id"] == filer.entity_id) & (filings["form"].str.upper() == cover.form)
+                       & (pd.to_datetime(filings["period_end"]).dt.date == cover.period_end)]
+        if len(same) > 1 or (not len(same) and given is None):
+            found = f"{len(same)} stored {cover.form} filings" if len(same) else f"no stored {cover.form} filing"
+            raise LoadError(source, f"{found} of {filer.entity_id} for the period ending {cover.period_end}: "
+                                    "give the accession", field="accession")
+        accession = same["filing_id"].iloc[0] if len(same) else Path(source).name
+    stored = filings[filings["filing_id"] == accession]
+    if len(stored):
+        row = stored.iloc[0]
+        check_stored(row, filer.entity_id, cover.form, given, cover.period_end, source)
+        at, filed, precision, note = (pd.Timestamp(row["accepted_at"]).to_pydatetime(), row["filed"],
+                                      row["accepted_precision"], row["accepted_note"])
+    elif given is None:
+        raise LoadError(source, f"the store holds no filing {accession}, and XBRL does not say when it was "
+                                "accepted: give accepted_at", field="accepted_at")
+    else:
+        at, filed, precision, note = given
+    batch = Batch(source=source, kind="xbrl", stored_wins=True)
+    batch.entities = entity_row(filer.cik, filer.name, {"tickers": list(filer.tickers)}, entity_id=filer.entity_id)
+    batch.filings = pd.DataFrame([{
+        "filing_id": accession, "entity_id": filer.entity_id, "form": cover.form, "period_end": cover.period_end,
+        "filed": pd.Timestamp(filed), "accepted_at": pd.Timestamp(at).as_unit("us"),
+        "accepted_precision": precision, "accepted_note": note, "source": source}])
+    return with_facts(batch, document)
+
+
+def with_facts(batch: Batch, document: Document) -> Batch:
+    """A batch of one filing (its filings row) given the document's facts: every one into xbrl_facts, the numbers
+    (not nil, not inconsistent, not forever) into reports. Facts of the filing stored before are added only where
+    the store has none for their key (as FSDS's are)."""
+    (filing,) = batch.filings.to_dict("records")
+    facts, source = document.facts, document.source
+    at, form = pd.Timestamp(filing["accepted_at"]).as_unit("us"), filing["form"]
+    batch.xbrl = pd.DataFrame({
+        "filing_id": filing["filing_id"], "entity_id": filing["entity_id"], "fact_id": [f.id for f in facts],
+        "context_id": [f.context.id for f in facts], "concept": [f.concept for f in facts],
+        "namespace": [f.namespace for f in facts], "dims": [_dims(f) for f in facts],
+        "period_start": [f.context.start for f in facts], "period_end": [f.context.end for f in facts],
+        "unit": [f.unit for f in facts], "value": [f.value for f in facts],
+        "decimals": [f.decimals for f in facts], "numeric": [f.numeric for f in facts],
+        "inconsistent": [f.inconsistent for f in facts], "line": [f.line for f in facts], "accepted_at": at},
+        columns=XBRL_COLUMNS)
+    numbers = [(i, f) for i, f in enumerate(facts)
+               if f.numeric and f.value is not None and not f.inconsistent and f.context.end is not None]
+    batch.reports = pd.DataFrame({
+        "filing_id": filing["filing_id"], "entity_id": filing["entity_id"],
+        "concept": [concept_key(f.concept, dict(f.context.dims)) for _, f in numbers],
+        "unit": [f.unit for _, f in numbers], "period_start": [f.context.start for _, f in numbers],
+        "period_end": [f.context.end for _, f in numbers], "value": [float(Decimal(f.value)) for _, f in numbers],
+        "accepted_at": at, "form": form, "row": [i for i, _ in numbers]},
+        columns=["filing_id", "entity_id", "concept", "unit", "period_start", "period_end", "value", "accepted_at",
+                 "form", "row"])
+    batch.row_name = lambda i: f"line {facts[int(i)].line}"
+    batch.source_of.update(reports=source, xbrl=source)
+    batch.fills = True
+    return batch
+
+
+def _dims(fact: Fact) -> str | None:
+    """A fact's dimensions as reports key them (FSDS's spelling), None for none."""
+    return dims_key(dict(fact.context.dims)) if fact.context.dims else None

@@ -1,0 +1,1 @@
+"""XBRL documents read exactly: instances, inline XBRL and the ixt transformation registries."""

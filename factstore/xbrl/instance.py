@@ -1,0 +1,58 @@
+"""An XBRL 2.1 instance (EX-101.INS, or the SEC's `*_htm.xml` extracted from an inline document) read into facts."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from factstore.errors import LoadError
+from factstore.xbrl.model import (
+    LINK,
+    XBRLI,
+    XSI_NIL,
+    Document,
+    Fact,
+    contexts,
+    element_text,
+    exact,
+    markup_text,
+    plain,
+    qname,
+    units,
+)
+
+
+def read_instance(root: etree._Element, source: str) -> Document:
+    """The facts of an instance document's root (`xbrli:xbrl`), in document order."""
+    known_contexts, known_units = contexts(root, source), units(root, source)
+    facts = []
+    for element in root.iterchildren(tag=etree.Element):
+        namespace = etree.QName(element).namespace
+        if namespace in (XBRLI, LINK):
+            continue
+        line = element.sourceline
+        context_id = element.get("contextRef")
+        if context_id is None:
+            raise LoadError(source, f"line {line}: {element.tag} has no contextRef (tuples are not read)",
+                            field="contextRef")
+        context = known_contexts.get(context_id)
+        if context is None:
+            raise LoadError(source, f"line {line}: context {context_id!r} is not defined", field="contextRef")
+        unit_id = element.get("unitRef")
+        unit = None if unit_id is None else known_units.get(unit_id)
+        if unit_id is not None and unit is None:
+            raise LoadError(source, f"line {line}: unit {unit_id!r} is not defined", field="unitRef")
+        nil = element.get(XSI_NIL) in ("true", "1")
+        if nil:
+            value = None
+        elif unit is not None:
+            if len(element):
+                raise LoadError(source, f"line {line}: a fraction ({element.tag}) is not read", field="value")
+            value = plain(exact(element.text or "", source, line))
+        else:
+            value = markup_text(element.text or "") if not len(element) else element_text(element)
+        name = etree.QName(element).localname
+        concept = qname(element, f"{element.prefix}:{name}" if element.prefix else name, source, "name")[1]
+        facts.append(Fact(concept, namespace, context, unit, value, element.get("decimals"), unit is not None,
+                          element.get("id"), line))
+    return Document(source, "instance", facts)
+

@@ -1,0 +1,251 @@
+"""What an XBRL document states: contexts, units and facts, read exactly (values as decimals, never floats), with
+the rules both readers share (names of standard taxonomies, units as QNames, periods, duplicates)."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+from decimal import Decimal, InvalidOperation, localcontext
+from functools import cache
+
+from lxml import etree
+
+from factstore.errors import LoadError
+
+XBRLI = "http://www.xbrl.org/2003/instance"
+XBRLDI = "http://xbrl.org/2006/xbrldi"
+LINK = "http://www.xbrl.org/2003/linkbase"
+ISO4217 = "http://www.xbrl.org/2003/iso4217"
+XSI_NIL = "{http://www.w3.org/2001/XMLSchema-instance}nil"
+# standard taxonomies under the prefixes companyfacts and FSDS give them, whatever prefix a document declares
+_STANDARD = [(re.compile(p), prefix) for p, prefix in (
+    (r"^https?://(?:fasb\.org|xbrl\.us)/us-gaap/", "us-gaap"),
+    (r"^https?://(?:xbrl\.sec\.gov|xbrl\.us)/dei/", "dei"),
+    (r"^https?://fasb\.org/srt/", "srt"),
+    (r"^https?://xbrl\.ifrs\.org/taxonomy/[\d-]+/ifrs-full$", "ifrs-full"),
+    (r"^https?://xbrl\.sec\.gov/(\w+)/\d{4}", r"\1"))]
+_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Whose and when: the entity, the period (an instant has no start; forever has neither) and the dimensions,
+    (axis, member) pairs sorted by axis (a typed dimension's member is its value's text)."""
+
+    id: str
+    scheme: str
+    identifier: str
+    start: date | None
+    end: date | None
+    dims: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def key(self) -> tuple:
+        """What makes two contexts the same context, whatever their ids."""
+        return self.scheme, self.identifier, self.start, self.end, self.dims
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One fact as the document states it. `value` is an exact decimal's text for a number (scale and sign
+    applied), the text otherwise, None when nil; `decimals` as written ('-6', 'INF'); `line` where it stands;
+    `inconsistent`: another fact of the same concept, context and unit says another value."""
+
+    concept: str
+    namespace: str
+    context: Context
+    unit: str | None
+    value: str | None
+    decimals: str | None
+    numeric: bool
+    id: str | None = None
+    line: int | None = None
+    inconsistent: bool = False
+
+    @property
+    def key(self) -> tuple:
+        """The fact's identity: concept, context and unit."""
+        return self.concept, self.context.key, self.unit
+
+
+@dataclass(frozen=True)
+class Document:
+    """An XBRL instance or inline XBRL document read: its facts in document order ('instance' or 'inline')."""
+
+    source: str
+    kind: str
+    facts: list[Fact]
+
+
+def qname(element: etree._Element, text: str, source: str, field: str) -> tuple[str, str]:
+    """A QName written in an element ('us-gaap:Revenues') as (namespace, name under its standard prefix)."""
+    prefix, _, local = text.strip().rpartition(":")
+    namespace = element.nsmap.get(prefix or None)
+    if namespace is None or not local:
+        raise LoadError(source, f"line {element.sourceline}: {text!r} is not a QName declared in the document",
+                        field=field)
+    return namespace, f"{standard_prefix(namespace, prefix)}:{local}"
+
+
+@cache
+def standard_prefix(namespace: str, prefix: str) -> str:
+    """A namespace's prefix: a standard taxonomy's usual one (any year), else the one the document declares."""
+    for pattern, name in _STANDARD:
+        m = pattern.match(namespace)
+        if m:
+            return m.expand(name)
+    return prefix
+
+
+def exact(text: str, source: str, line: int | None, field: str = "value") -> Decimal:
+    """An xs:decimal's exact value (an integer or decimal literal: no exponent, no grouping)."""
+    value = text.strip()
+    if not _DECIMAL.fullmatch(value):
+        raise LoadError(source, f"line {line}: {value[:40]!r} is not a decimal number", field=field)
+    try:
+        return Decimal(value)
+    except InvalidOperation as exc:  # pragma: no cover - the pattern admits only what Decimal reads
+        raise LoadError(source, f"line {line}: {value[:40]!r} is not a decimal number", field=field) from exc
+
+
+def plain(number: Decimal) -> str:
+    """A decimal's text without exponent ('6.8714E+10' -> '68714000000'; '-0' -> '0')."""
+    return format(abs(number) if number == 0 else number, "f")
+
+
+_BLOCK_TAG = re.compile(r"</?(?:[\w-]+:)?(?:address|article|blockquote|br|dd|div|dl|dt|h[1-6]|hr|li|ol|p|pre|section|"
+                        r"table|tbody|td|tfoot|th|thead|tr|ul)\b[^>]*>", re.IGNORECASE)
+_EXCLUDED = re.compile(r"<([\w-]+:)?exclude\b[^>]*?(?:/>|>.*?</\1exclude\s*>)", re.DOTALL)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def markup_text(markup: str) -> str:
+    """The text of (X)HTML markup, whitespace collapsed, with a space where a block (a paragraph, a cell...)
+    begins or ends and without ix:exclude's content: an inline document's text facts and the SEC instance's escaped
+    markup of them read alike."""
+    text = _TAG.sub("", _BLOCK_TAG.sub(" ", _EXCLUDED.sub("", markup)))
+    return " ".join(html.unescape(text).split())
+
+
+def element_text(element: etree._Element) -> str:
+    """An element's text as `markup_text` reads it."""
+    return markup_text(etree.tostring(element, encoding="unicode", with_tail=False))
+
+
+def contexts(parent: etree._Element, source: str) -> dict[str, Context]:
+    """The xbrli:context elements under an element, by id."""
+    out = {}
+    for element in parent.iter(f"{{{XBRLI}}}context"):
+        out[element.get("id")] = _context(element, source)
+    return out
+
+
+def _context(element: etree._Element, source: str) -> Context:
+    line = element.sourceline
+    identifier = element.find(f"{{{XBRLI}}}entity/{{{XBRLI}}}identifier")
+    period = element.find(f"{{{XBRLI}}}period")
+    if identifier is None or period is None:
+        raise LoadError(source, f"line {line}: context {element.get('id')!r} has no entity identifier or period",
+                        field="context")
+    instant = period.findtext(f"{{{XBRLI}}}instant")
+    if instant is not None:
+        start, end = None, _day(instant, True, source, line)
+    elif period.find(f"{{{XBRLI}}}forever") is not None:
+        start = end = None
+    else:
+        start = _day(period.findtext(f"{{{XBRLI}}}startDate") or "", False, source, line)
+        end = _day(period.findtext(f"{{{XBRLI}}}endDate") or "", True, source, line)
+    dims = {}
+    for member in element.iter(f"{{{XBRLDI}}}explicitMember", f"{{{XBRLDI}}}typedMember"):
+        _, axis = qname(member, member.get("dimension") or "", source, "dimension")
+        if member.tag == f"{{{XBRLDI}}}explicitMember":
+            dims[axis] = qname(member, member.text or "", source, "member")[1]
+        else:
+            dims[axis] = " ".join("".join(member.itertext()).split())
+    return Context(element.get("id"), identifier.get("scheme", ""), (identifier.text or "").strip(), start, end,
+                   tuple(sorted(dims.items())))
+
+
+def _day(text: str, ends: bool, source: str, line: int | None) -> date:
+    """A period's date; a dateTime at midnight that ends a period is the day before (XBRL 2.1, 4.7.2)."""
+    text = text.strip()
+    try:
+        day = date.fromisoformat(text[:10])
+    except ValueError as exc:
+        raise LoadError(source, f"line {line}: {text!r} is not a date", field="period") from exc
+    clock = text[10:]
+    if clock and clock.rstrip("Z") not in ("T00:00:00", "T00:00:00.0"):
+        raise LoadError(source, f"line {line}: a period bound at a time of day ({text}) is not supported",
+                        field="period")
+    return day - timedelta(days=1) if clock and ends else day
+
+
+def units(parent: etree._Element, source: str) -> dict[str, str]:
+    """The xbrli:unit elements under an element, by id, as companyfacts names units: measures by local name
+    ('iso4217:USD' -> 'USD'), a product joined by '*', a ratio by '/' ('USD/shares')."""
+    out = {}
+    for element in parent.iter(f"{{{XBRLI}}}unit"):
+        divide = element.find(f"{{{XBRLI}}}divide")
+        if divide is None:
+            out[element.get("id")] = _measures(element, source)
+        else:
+            top = divide.find(f"{{{XBRLI}}}unitNumerator")
+            bottom = divide.find(f"{{{XBRLI}}}unitDenominator")
+            if top is None or bottom is None:
+                raise LoadError(source, f"line {element.sourceline}: unit {element.get('id')!r} divides without "
+                                        "numerator or denominator", field="unit")
+            out[element.get("id")] = f"{_measures(top, source)}/{_measures(bottom, source)}"
+    return out
+
+
+def _measures(parent: etree._Element, source: str) -> str:
+    names = [qname(m, m.text or "", source, "measure")[1].rpartition(":")[2]
+             for m in parent.findall(f"{{{XBRLI}}}measure")]
+    if not names:
+        raise LoadError(source, f"line {parent.sourceline}: a unit without a measure", field="unit")
+    return "*".join(sorted(names))
+
+
+def resolve_duplicates(facts: list[Fact]) -> list[Fact]:
+    """Each fact once: duplicates that agree (numbers equal at the lesser precision, texts equal) are one fact,
+    the most precise, in the place of the first; ones that disagree are all kept, flagged `inconsistent`."""
+    groups: dict[tuple, list[int]] = {}
+    for i, fact in enumerate(facts):
+        groups.setdefault(fact.key, []).append(i)
+    out: list[Fact | None] = list(facts)
+    for members in groups.values():
+        if len(members) == 1:
+            continue
+        same = [facts[i] for i in members]
+        if _consistent(same):
+            out[members[0]] = max(same, key=_precision)
+            for i in members[1:]:
+                out[i] = None
+        else:
+            for i in members:
+                out[i] = replace(facts[i], inconsistent=True)
+    return [f for f in out if f is not None]
+
+
+def _precision(fact: Fact) -> float:
+    if fact.decimals is None:
+        return float("-inf")
+    return float("inf") if fact.decimals == "INF" else int(fact.decimals)
+
+
+def _consistent(facts: list[Fact]) -> bool:
+    """Whether duplicates agree: nil with nil, text with the same text, numbers once rounded to the fewest
+    decimals among them."""
+    if any(f.value is None for f in facts):
+        return all(f.value is None for f in facts)
+    if not facts[0].numeric:
+        return len({" ".join(f.value.split()) for f in facts}) == 1
+    fewest = min(_precision(f) for f in facts)
+    values = [Decimal(f.value) for f in facts]
+    if fewest == float("inf") or fewest == float("-inf"):
+        return len(set(values)) == 1
+    with localcontext(prec=80):
+        quantum = Decimal(1).scaleb(-int(fewest))
+        return len({v.quantize(quantum) for v in values}) == 1

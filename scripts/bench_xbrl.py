@@ -1,0 +1,144 @@
+"""Benchmark reading XBRL: factstore's reader against Arelle (the reference processor) and edgartools' instance
+parser, on the same real files (shared/real), in one run; then factstore's fixed cost per filing, read and loaded.
+
+    python -m venv /tmp/bench && /tmp/bench/bin/pip install -e . arelle-release edgartools
+    /tmp/bench/bin/python scripts/bench_xbrl.py [--real ../shared/real] [--repeat 5]
+
+Neither Arelle nor edgartools is a dependency of factstore: a baseline that is not installed is left out, saying
+so. Arelle runs offline: it reads each file without its taxonomy (which it would otherwise fetch), so its times
+here are below what it costs with the DTS loaded. Each time is the best of `--repeat` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import factstore
+from factstore.xbrl.files import read_xbrl
+
+INSTANCES = ["xbrl/aapl-20250329_htm.xml", "xbrl/aapl-20230930_htm.xml", "xbrl/aapl-20200926_htm.xml",
+             "xbrl/nflx-20100930.xml"]
+INLINE = ["filings/AAPL_10-Q_2025-05-02_aapl-20250329.htm", "filings/AAPL_10-K_2024-11-01_0000320193-24-000123.html",
+          "filings/NVDA_10-K_2025-02-26.html", "filings/GOOGL_10-K_2025-02-05.html"]
+TINY = """<xbrl xmlns="http://www.xbrl.org/2003/instance" xmlns:iso4217="http://www.xbrl.org/2003/iso4217"
+ xmlns:dei="http://xbrl.sec.gov/dei/2024" xmlns:us-gaap="http://fasb.org/us-gaap/2024">
+<context id="c"><entity><identifier scheme="http://www.sec.gov/CIK">{cik:010d}</identifier></entity>
+<period><startDate>2024-01-01</startDate><endDate>2024-12-31</endDate></period></context>
+<unit id="usd"><measure>iso4217:USD</measure></unit>
+<dei:DocumentType contextRef="c">10-K</dei:DocumentType>
+<dei:DocumentPeriodEndDate contextRef="c">2024-12-31</dei:DocumentPeriodEndDate>
+<dei:EntityRegistrantName contextRef="c">Tiny Co</dei:EntityRegistrantName>
+<us-gaap:Revenues contextRef="c" unitRef="usd" decimals="-6">1000000</us-gaap:Revenues>
+</xbrl>"""
+
+
+def best(run: Callable[[], int], repeat: int) -> tuple[float, int]:
+    """The best time of `repeat` runs, in seconds, and the facts the run counted."""
+    times, count = [], 0
+    for _ in range(repeat):
+        t = time.perf_counter()
+        count = run()
+        times.append(time.perf_counter() - t)
+    return min(times), count
+
+
+def ours(path: Path) -> Callable[[], int]:
+    return lambda: len(read_xbrl(path).facts)
+
+
+def arelle() -> Callable[[Path], Callable[[], int]] | None:
+    """Arelle's reader of a file (offline, no taxonomy), or None where Arelle is not installed."""
+    try:
+        from arelle import Cntlr
+    except ImportError:
+        return None
+    controller = Cntlr.Cntlr(logFileName="logToBuffer")
+    controller.webCache.workOffline = True
+
+    def reader(path: Path) -> Callable[[], int]:
+        def run() -> int:
+            model = controller.modelManager.load(str(path))
+            count = len(model.factsInInstance)
+            controller.modelManager.close(model)
+            return count
+        return run
+    return reader
+
+
+def edgartools() -> Callable[[Path], Callable[[], int]] | None:
+    """edgartools' instance parser of a file, or None where edgartools is not installed."""
+    try:
+        from edgar.xbrl.parsers.coordinator import XBRLParser
+    except ImportError:
+        return None
+
+    def reader(path: Path) -> Callable[[], int]:
+        text = path.read_text()
+
+        def run() -> int:
+            parser = XBRLParser()
+            parser.parse_instance_content(text)
+            return len(parser.facts)
+        return run
+    return reader
+
+
+def compare(real: Path, repeat: int) -> None:
+    baselines = {"Arelle": arelle(), "edgartools": edgartools()}
+    for name, reader in baselines.items():
+        if reader is None:
+            print(f"{name}: not installed, left out (pip install {'arelle-release' if name == 'Arelle' else name})")
+    print(f"{'file':48} {'facts':>6} {'ours ms':>8} " + " ".join(f"{n + ' ms':>14} {'ratio':>6}"
+                                                                 for n in baselines))
+    ratios: dict[str, list[float]] = {n: [] for n in baselines}
+    for name in INSTANCES + INLINE:
+        path = real / name
+        mine, facts = best(ours(path), repeat)
+        row = f"{Path(name).name[:48]:48} {facts:>6} {mine * 1000:>8.1f} "
+        for base, reader in baselines.items():
+            if reader is None or (base == "edgartools" and name in INLINE):
+                row += f"{'-':>14} {'-':>6} "
+                continue
+            theirs, _ = best(reader(path), max(1, repeat // 2))
+            ratios[base].append(theirs / mine)
+            row += f"{theirs * 1000:>14.1f} {theirs / mine:>5.1f}x "
+        print(row)
+    for base, values in ratios.items():
+        if values:
+            print(f"ours against {base}: {statistics.geometric_mean(values):.1f}x faster (geometric mean), "
+                  f"{min(values):.1f}x at least, over {len(values)} files")
+
+
+def fixed_cost(repeat: int) -> None:
+    """A one-fact filing: read, and loaded into a store (a new filing each time)."""
+    with tempfile.TemporaryDirectory() as folder:
+        tiny = Path(folder) / "tiny.xml"
+        tiny.write_text(TINY.format(cik=42))
+        read_s, _ = best(ours(tiny), repeat * 20)
+        with factstore.open(Path(folder) / "store.duckdb") as store:
+            store.load_xbrl(tiny, accession="0000000042-24-000000", accepted_at="2025-01-01", progress=False)
+            times = []
+            for i in range(1, repeat * 4 + 1):
+                t = time.perf_counter()
+                store.load_xbrl(tiny, accession=f"0000000042-24-{i:06d}", accepted_at="2025-01-01", progress=False)
+                times.append(time.perf_counter() - t)
+    print(f"fixed cost of a one-fact filing: read {read_s * 1000:.2f} ms; read and loaded "
+          f"{statistics.median(times) * 1000:.1f} ms (median of {len(times)} loads)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--real", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared/real")
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    compare(args.real, args.repeat)
+    fixed_cost(args.repeat)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,220 @@
+"""Inline XBRL read exactly: generated documents (random scale, sign, formats, nesting, ix:exclude, continuations
+and duplicates) whose facts the generator knows, and the errors a malformed document gets."""
+
+from __future__ import annotations
+
+from collections import Counter
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import factstore
+from factstore.errors import LoadError
+from factstore.xbrl.files import read_body
+from factstore.xbrl.model import resolve_duplicates
+
+HEAD = """<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"
+ xmlns:ixt="http://www.xbrl.org/inlineXBRL/transformation/2020-02-12" xmlns:xbrli="http://www.xbrl.org/2003/instance"
+ xmlns:xbrldi="http://xbrl.org/2006/xbrldi" xmlns:iso4217="http://www.xbrl.org/2003/iso4217"
+ xmlns:us-gaap="http://fasb.org/us-gaap/2024" xmlns:dei="http://xbrl.sec.gov/dei/2024"
+ xmlns:acme="http://acme.example/20241231" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><body>
+<div style="display:none"><ix:header><ix:hidden>{hidden}</ix:hidden><ix:resources>
+<xbrli:context id="d"><xbrli:entity><xbrli:identifier scheme="http://www.sec.gov/CIK">0000000042</xbrli:identifier>
+</xbrli:entity><xbrli:period><xbrli:startDate>2024-01-01</xbrli:startDate><xbrli:endDate>2024-12-31</xbrli:endDate>
+</xbrli:period></xbrli:context>
+<xbrli:context id="i"><xbrli:entity><xbrli:identifier scheme="http://www.sec.gov/CIK">0000000042</xbrli:identifier>
+</xbrli:entity><xbrli:period><xbrli:instant>2024-12-31</xbrli:instant></xbrli:period></xbrli:context>
+<xbrli:context id="s"><xbrli:entity><xbrli:identifier scheme="http://www.sec.gov/CIK">0000000042</xbrli:identifier>
+<xbrli:segment><xbrldi:explicitMember dimension="us-gaap:StatementBusinessSegmentsAxis">acme:WidgetsMember
+</xbrldi:explicitMember></xbrli:segment></xbrli:entity><xbrli:period><xbrli:startDate>2024-01-01</xbrli:startDate>
+<xbrli:endDate>2024-12-31</xbrli:endDate></xbrli:period></xbrli:context>
+<xbrli:unit id="usd"><xbrli:measure>iso4217:USD</xbrli:measure></xbrli:unit>
+<xbrli:unit id="eps"><xbrli:divide><xbrli:unitNumerator><xbrli:measure>iso4217:USD</xbrli:measure>
+</xbrli:unitNumerator><xbrli:unitDenominator><xbrli:measure>xbrli:shares</xbrli:measure></xbrli:unitDenominator>
+</xbrli:divide></xbrli:unit>
+</ix:resources></ix:header></div>{body}</body></html>"""
+CONCEPTS = ["us-gaap:Revenues", "us-gaap:NetIncomeLoss", "acme:WidgetBacklog"]
+CONTEXTS = {"d": (Decimal, "2024-01-01"), "i": (None, None), "s": (Decimal, "2024-01-01")}
+
+
+@st.composite
+def numbers(draw: st.DrawFn, n: int) -> tuple[str, dict]:
+    """A nonFraction as the document shows it, and the fact it states."""
+    concept = draw(st.sampled_from(CONCEPTS))
+    context = draw(st.sampled_from(sorted(CONTEXTS)))
+    unit = draw(st.sampled_from(["usd", "eps"]))
+    whole = draw(st.integers(0, 10**12))
+    places = draw(st.integers(0, 4))
+    fraction = draw(st.integers(0, 10**places - 1)) if places else 0
+    scale = draw(st.sampled_from([-2, 0, 3, 6, 9]))
+    negative = draw(st.booleans())
+    style = draw(st.sampled_from(["grouped", "plain", "zero"]) if whole or fraction else st.just("zero"))
+    if style == "zero":
+        whole, fraction, places = 0, 0, 0
+    shown_number = Decimal(f"{whole}.{fraction:0{places}d}") if places else Decimal(whole)
+    truth = shown_number.scaleb(scale) * (-1 if negative and shown_number else 1)
+    if style == "grouped":
+        text = f"{whole:,}" + (f".{fraction:0{places}d}" if places else "")
+        fmt = ' format="ixt:num-dot-decimal"'
+    elif style == "plain":
+        text, fmt = str(shown_number), ""
+    else:
+        text, fmt = draw(st.sampled_from(["—", "-", "–"])), ' format="ixt:fixed-zero"'
+    decimals = draw(st.sampled_from(["-6", "-3", "0", "2", "INF"]))
+    sign = ' sign="-"' if negative else ""
+    element = (f'<ix:nonFraction name="{concept}" contextRef="{context}" unitRef="{unit}" decimals="{decimals}" '
+               f'scale="{scale}"{fmt}{sign} id="n{n}">{text}</ix:nonFraction>')
+    wrap = draw(st.sampled_from(["{}", "<b>{}</b>", "<span>$ <i>{}</i></span>", "<td>({})</td>"]))
+    fact = {"concept": concept, "context": context, "unit": "USD" if unit == "usd" else "USD/shares",
+            "value": truth, "decimals": decimals}
+    return wrap.format(element), fact
+
+
+@st.composite
+def texts(draw: st.DrawFn, n: int) -> tuple[str, str, dict]:
+    """A nonNumeric (with excluded parts, nested markup and a continuation chain), its continuations placed
+    elsewhere in the body, and the fact it states."""
+    words = st.text(alphabet="abcdefghij", min_size=1, max_size=6)
+    parts = draw(st.lists(st.lists(words, min_size=1, max_size=4), min_size=1, max_size=3))
+    excluded = draw(st.lists(words, min_size=len(parts), max_size=len(parts)))
+    shown = [" ".join(p) for p in parts]
+    pieces = [f'{s} <ix:exclude>{x} </ix:exclude><span>.</span>' for s, x in zip(shown, excluded, strict=True)]
+    first = (f'<ix:nonNumeric name="acme:Policy" contextRef="d" id="t{n}"'
+             + (f' continuedAt="c{n}-1"' if len(pieces) > 1 else "") + f"><p>{pieces[0]}</p></ix:nonNumeric>")
+    following = "".join(
+        f'<div><ix:continuation id="c{n}-{i}"' + (f' continuedAt="c{n}-{i + 1}"' if i + 1 < len(pieces) else "")
+        + f">{piece}</ix:continuation></div>" for i, piece in enumerate(pieces[1:], start=1))
+    truth = " ".join(f"{s} ." for s in shown)
+    return first, following, {"concept": "acme:Policy", "context": "d", "unit": None, "value": truth,
+                              "decimals": None}
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> tuple[str, list[dict]]:
+    """A document of numbers and texts (some repeated, some hidden), and its facts in document order."""
+    count = draw(st.integers(1, 12))
+    body, tail, hidden, facts = [], [], [], []
+    for n in range(count):
+        if draw(st.integers(0, 3)):
+            shown, fact = draw(numbers(n))
+            place = hidden if draw(st.integers(0, 5)) == 0 else body
+            place.append(shown)
+            facts.append(fact)
+            if draw(st.integers(0, 4)) == 0:  # the same fact tagged again, as statements and notes do
+                body.append(shown.replace(f'id="n{n}"', f'id="n{n}b"'))
+                facts.append(fact)
+        else:
+            first, following, fact = draw(texts(n))
+            body.append(first)
+            tail.append(following)
+            facts.append(fact)
+    return HEAD.format(hidden="".join(hidden), body="".join(body + tail)), facts
+
+
+def _found(document: str) -> list[tuple]:
+    read = read_body(document.encode(), "generated.htm")
+    return [(f.concept, f.context.id, f.unit, Decimal(f.value) if f.numeric else f.value, f.decimals)
+            for f in read.facts]
+
+
+@settings(max_examples=150, deadline=None)
+@given(documents())
+def test_generated_documents_give_the_generators_facts(case: tuple[str, list[dict]]) -> None:
+    document, facts = case
+    want = [(f["concept"], f["context"], f["unit"], f["value"], f["decimals"]) for f in facts]
+    assert Counter(_found(document)) == Counter(want)
+
+
+def _doc(body: str, hidden: str = "") -> str:
+    return HEAD.format(hidden=hidden, body=body)
+
+
+def _fraction(value: str, decimals: str, scale: int = 0, fid: str = "") -> str:
+    return (f'<ix:nonFraction name="us-gaap:Revenues" contextRef="d" unitRef="usd" decimals="{decimals}" '
+            f'scale="{scale}" format="ixt:num-dot-decimal" id="{fid}">{value}</ix:nonFraction>')
+
+
+def test_duplicates_that_agree_at_the_lesser_precision_are_one_fact_the_most_precise() -> None:
+    read = read_body(_doc(_fraction("1,235", "-6", 6, "c") + _fraction("1,234,567,000", "-3", 0, "b")
+                          + _fraction("1,234.567", "0", 6, "a")).encode(), "dup.htm")
+    kept = resolve_duplicates(read.facts)
+    assert [(f.id, f.value, f.inconsistent) for f in kept] == [("a", "1234567000", False)]
+
+
+def test_duplicates_that_disagree_are_all_kept_and_flagged() -> None:
+    read = read_body(_doc(_fraction("1,234", "-6", 6, "a") + _fraction("1,240", "-6", 6, "b")
+                          + '<ix:nonFraction name="us-gaap:NetIncomeLoss" contextRef="d" unitRef="usd" '
+                            'decimals="-6" scale="6" id="c">7</ix:nonFraction>').encode(), "dup.htm")
+    kept = resolve_duplicates(read.facts)
+    assert [(f.id, f.inconsistent) for f in kept] == [("a", True), ("b", True), ("c", False)]
+
+
+def test_a_store_keeps_inconsistent_duplicates_flagged_and_out_of_reports(tmp_path) -> None:
+    cover = ('<ix:nonNumeric name="dei:DocumentType" contextRef="d">10-K</ix:nonNumeric>'
+             '<ix:nonNumeric name="dei:DocumentPeriodEndDate" contextRef="d">2024-12-31</ix:nonNumeric>'
+             '<ix:nonNumeric name="dei:EntityRegistrantName" contextRef="d">Acme Corp</ix:nonNumeric>')
+    path = tmp_path / "acme.htm"
+    path.write_text(_doc(cover + _fraction("1,234", "-6", 6, "a") + _fraction("1,240", "-6", 6, "b")
+                         + _fraction("1,234", "-6", 6, "c").replace("us-gaap:Revenues", "us-gaap:Assets")
+                         .replace('contextRef="d"', 'contextRef="i"')))
+    with factstore.open(tmp_path / "acme.duckdb") as store:
+        (report,) = store.load_xbrl(path, accession="0000000042-25-000001", accepted_at="2025-02-01T21:00:00Z",
+                                    progress=False)
+        assert (report.entities, report.filings, report.reports, report.xbrl_facts) == (1, 1, 1, 6)
+        flagged = store.sql("SELECT fact_id FROM xbrl_facts WHERE inconsistent ORDER BY fact_id")
+        assert list(flagged["fact_id"]) == ["a", "b"]
+        stored = store.sql("SELECT concept, value, period_start FROM reports")
+        assert list(stored["concept"]) == ["us-gaap:Assets"] and stored["value"][0] == 1_234_000_000
+        assert store.sql("SELECT cik, name FROM entities").values.tolist() == [[42, "Acme Corp"]]
+
+
+def test_a_standard_taxonomy_is_named_by_its_usual_prefix_whatever_the_document_declares() -> None:
+    gaap = 'xmlns:gaap="http://xbrl.us/us-gaap/2009-01-31" xmlns:dei='
+    document = _doc('<ix:nonFraction name="gaap:Revenues" contextRef="d" unitRef="usd" decimals="0">1'
+                    '</ix:nonFraction>').replace("xmlns:dei=", gaap)
+    (fact,) = read_body(document.encode(), "prefix.htm").facts
+    assert (fact.concept, fact.namespace) == ("us-gaap:Revenues", "http://xbrl.us/us-gaap/2009-01-31")
+    (own,) = read_body(_doc('<ix:nonNumeric name="acme:Policy" contextRef="d">x</ix:nonNumeric>').encode(),
+                       "own.htm").facts
+    assert (own.concept, own.namespace) == ("acme:Policy", "http://acme.example/20241231")
+
+
+def test_a_nil_fact_has_no_value_and_disagrees_with_a_number() -> None:
+    nil = ('<ix:nonFraction name="us-gaap:Revenues" contextRef="d" unitRef="usd" xsi:nil="true" id="n"/>')
+    read = read_body(_doc(nil + _fraction("5", "0", 0, "v")).encode(), "nil.htm")
+    assert [(f.id, f.value) for f in read.facts] == [("n", None), ("v", "5")]
+    assert all(f.inconsistent for f in resolve_duplicates(read.facts))
+
+
+def test_an_instant_a_duration_and_dimensions_are_read_from_the_contexts() -> None:
+    body = ('<ix:nonFraction name="us-gaap:Revenues" contextRef="s" unitRef="usd" decimals="0">1</ix:nonFraction>'
+            '<ix:nonFraction name="us-gaap:Assets" contextRef="i" unitRef="usd" decimals="0">2</ix:nonFraction>')
+    revenue, assets = read_body(_doc(body).encode(), "ctx.htm").facts
+    assert (str(revenue.context.start), str(revenue.context.end)) == ("2024-01-01", "2024-12-31")
+    assert revenue.context.dims == (("us-gaap:StatementBusinessSegmentsAxis", "acme:WidgetsMember"),)
+    assert (assets.context.start, str(assets.context.end), assets.context.dims) == (None, "2024-12-31", ())
+
+
+@pytest.mark.parametrize(("body", "field", "says"), [
+    ('<ix:nonFraction name="us-gaap:Revenues" contextRef="nope" unitRef="usd">1</ix:nonFraction>', "contextRef",
+     "context 'nope' is not defined"),
+    ('<ix:nonFraction name="us-gaap:Revenues" contextRef="d" unitRef="eur">1</ix:nonFraction>', "unitRef",
+     "unit 'eur' is not defined"),
+    ('<ix:nonFraction name="us-gaap:Revenues" contextRef="d" unitRef="usd" format="ixt:num-wordy">1'
+     '</ix:nonFraction>', "format", "num-wordy"),
+    ('<ix:nonFraction name="us-gaap:Revenues" contextRef="d" unitRef="usd">1,234</ix:nonFraction>', "value",
+     "'1,234' is not a decimal number"),
+    ('<ix:nonFraction name="nope:Revenues" contextRef="d" unitRef="usd">1</ix:nonFraction>', "name",
+     "not a QName declared"),
+    ('<ix:nonNumeric name="acme:Policy" contextRef="d" continuedAt="gone">a</ix:nonNumeric>', "continuedAt",
+     "continuation 'gone' is missing"),
+    ('<ix:nonNumeric name="acme:Policy" contextRef="d" continuedAt="x">a</ix:nonNumeric>'
+     '<ix:continuation id="x" continuedAt="x">b</ix:continuation>', "continuedAt", "is circular"),
+])
+def test_a_malformed_fact_is_an_error_naming_the_line_and_field(body: str, field: str, says: str) -> None:
+    with pytest.raises(LoadError) as err:
+        read_body(_doc(body).encode(), "bad.htm")
+    assert err.value.field == field and says in str(err.value) and "bad.htm" in str(err.value)
+    assert "line " in str(err.value)
