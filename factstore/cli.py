@@ -125,6 +125,20 @@ def cmd_fetch_companyfacts(store: FactStore, args: argparse.Namespace) -> None:
     _reported(store.fetch_companyfacts(_companies(args), _client(args), keep_going=True, say=_say))
 
 
+def cmd_fetch_xbrl_feed(store: FactStore, args: argparse.Namespace) -> None:
+    for report in store.fetch_xbrl_feed(args.months, _client(args)):
+        print(f"{report.source}: {report.listed} filings added to the XBRL feed index")
+
+
+def cmd_fetch_xbrl(store: FactStore, args: argparse.Namespace) -> None:
+    reports = store.fetch_xbrl(_companies(args) or None, _client(args), since=args.since, until=args.until,
+                               keep_going=True, say=_say)
+    print(f"added {sum(r.xbrl_facts for r in reports)} XBRL facts ({sum(r.reports for r in reports)} new reports) "
+          f"of {len(reports)} filings")
+    if failed := [r for r in reports if r.error]:
+        raise FactstoreError(f"{len(failed)} of {len(reports)} filings failed")
+
+
 def cmd_fetch_filings(store: FactStore, args: argparse.Namespace) -> None:
     _reported(store.fetch_filings(_companies(args), _client(args), forms=args.form, since=args.since,
                                   until=args.until, keep_going=True, say=_say))
@@ -197,6 +211,11 @@ def cmd_load_xbrl(store: FactStore, args: argparse.Namespace) -> None:
         revisions = f", {report.revisions} differing values kept as revisions" if report.revisions else ""
         print(f"{report.source}: added {report.xbrl_facts} XBRL facts ({report.reports} new reports), "
               f"{report.entities} entities, {report.filings} filings{revisions}")
+
+
+def cmd_load_xbrl_feed(store: FactStore, args: argparse.Namespace) -> None:
+    for report in store.load_xbrl_feed(args.paths):
+        print(f"{report.source}: {report.listed} filings added to the XBRL feed index")
 
 
 def cmd_load_reports(store: FactStore, args: argparse.Namespace) -> None:
@@ -548,6 +567,14 @@ def build_parser() -> argparse.ArgumentParser:
     xbrl.add_argument("--accepted-at", help="when it was accepted (one file only): a day or a UTC time")
     _db_option(xbrl)
     xbrl.set_defaults(run=cmd_load_xbrl)
+    feed = formats.add_parser("xbrl-feed", help="EDGAR XBRL feed archives (xbrlrss-YYYY-MM.xml)",
+                              description="Index every XBRL filing the monthly archives list: accession, CIK, "
+                                          "company, form, period, acceptance to the second (New York time, kept "
+                                          "and as UTC) and XBRL files. An accession two archives list is kept "
+                                          "once; load xbrl takes accessions and times from the index.")
+    feed.add_argument("paths", nargs="+", help="xbrlrss-YYYY-MM.xml files")
+    _db_option(feed)
+    feed.set_defaults(run=cmd_load_xbrl_feed)
     reports = formats.add_parser("reports", help="Markdown reports (rag6_documentos.parquet)",
                                  description="Load Markdown reports: id_doc, titulo, tipo, texto.")
     reports.add_argument("documents", help="rag6_documentos.parquet")
@@ -662,6 +689,16 @@ def build_parser() -> argparse.ArgumentParser:
     filings.add_argument("--form", action="append", help="form, e.g. 10-K (repeat for several; default all)")
     filings.add_argument("--since", help="filed on or after this date")
     filings.add_argument("--until", help="filed on or before this date")
+    feed = _sec_parser(sources, "xbrl-feed", cmd_fetch_xbrl_feed, "the EDGAR XBRL feed's monthly archives",
+                       "Fetch months' EDGAR XBRL feed archives (xbrlrss-YYYY-MM.xml) and index every XBRL filing "
+                       "they list: accession, CIK, form, period, acceptance to the second, XBRL files.")
+    feed.add_argument("months", nargs="+", help="months, e.g. 2025-02")
+    xbrl = _sec_parser(sources, "xbrl", cmd_fetch_xbrl, "the XBRL of filings the feed index lists",
+                       "Fetch and load the XBRL of the filings the feed index lists (of the companies named, or all) "
+                       "whose facts the store lacks: the inline document, else the instance; one transaction per "
+                       "filing; a rerun resumes.", companies=False)
+    xbrl.add_argument("--since", help="filed on or after this date")
+    xbrl.add_argument("--until", help="filed on or before this date")
     bulk = _sec_parser(sources, "bulk", cmd_fetch_bulk, "the bulk companyfacts.zip, in groups of companies",
                        "Load the SEC's bulk companyfacts.zip in groups of members (1, 1, 2, 4... up to 512 "
                        "companies), each group read while the one before is written, one transaction per group "

@@ -13,7 +13,7 @@ from typing import Any
 from factstore import resolve, write
 from factstore.db import Db
 from factstore.errors import LoadError, NotFound
-from factstore.loaders.batch import LoadReport, sec_entity_id
+from factstore.loaders.batch import Batch, LoadReport, sec_entity_id
 from factstore.loaders.companyfacts import (
     Json,
     SubmissionsAhead,
@@ -29,6 +29,7 @@ from factstore.loaders.fsds import quarters as fsds_quarters
 from factstore.loaders.reports import read_reports
 from factstore.loaders.tickers import read_tickers, tickers_batch
 from factstore.loaders.xbrl import with_facts, xbrl_batch
+from factstore.loaders.xbrl_feed import read_feed
 from factstore.progress import progress_bar
 from factstore.xbrl.files import inline_document, read_xbrl
 
@@ -119,7 +120,7 @@ def filing(db: Db, path: str | Path, entity: str | int | None = None, *, cik: in
         cover = facts_cover(document) if document else read_cover(body)
         filer = _filer(db, str(path), entity, cik, name, cover)
         filing_id = accession_in(path, accession) or Path(path).name
-        filings = _stored_filings(db, filer.entity_id, filing_id)
+        filings = _known_filings(db, filer, filing_id)
         batch = read_filing(path, body, filer, filings, cover, accession=accession, form=form,
                             accepted_at=accepted_at, period_end=period_end)
         if document is not None:
@@ -140,16 +141,26 @@ def xbrl(db: Db, paths: str | Path | list[str | Path], *, accession: str | None 
         cover = facts_cover(document)
         filer = _filer(db, str(path), None, None, None, cover)
         known = accession_in(path, accession)
-        filings = _stored_filings(db, filer.entity_id, known or "")
+        filings = _known_filings(db, filer, known or "")
         batch = xbrl_batch(document, filer, filings, cover, accession=known, accepted_at=accepted_at)
         reports.append(replace(write.apply(db, batch), source=str(path)))
     return reports
 
 
-def _stored_filings(db: Db, entity_id: str, filing_id: str) -> Any:
-    """The stored filings of a company, and any stored under an accession."""
-    return db.sql("""SELECT filing_id, entity_id, form, period_end, filed, accepted_at, accepted_precision,
-        accepted_note, source FROM filings WHERE entity_id = ? OR filing_id = ?""", [entity_id, filing_id])
+def xbrl_feed(db: Db, paths: str | Path | list[str | Path], *, progress: bool | None = None) -> list[LoadReport]:
+    """EDGAR XBRL feed archives into the xbrl_feed index, one transaction each (see FactStore.load_xbrl_feed)."""
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    reports = []
+    for path in progress_bar(paths, desc="load xbrl-feed", unit="archive", progress=progress, leave=False):
+        batch = Batch(source=str(path), kind="xbrl-feed", feed=read_feed(path))
+        reports.append(write.apply(db, batch))
+    return reports
+
+
+def _known_filings(db: Db, filer: Filer, filing_id: str) -> Any:
+    """The filings a document of `filer` may be: stored, or listed by the XBRL feed (sql/write.sql)."""
+    return db.sql(write.SQL["known_filings"], {"entity": filer.entity_id, "accession": filing_id,
+                                               "cik": filer.cik})
 
 
 def _filer(db: Db, source: str, entity: str | int | None, cik: int | str | None, name: str | None,

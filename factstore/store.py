@@ -167,6 +167,15 @@ class FactStore:
         Loading again, or what companyfacts or FSDS loaded, adds nothing."""
         return load.xbrl(self.db, paths, accession=accession, accepted_at=accepted_at, progress=progress)
 
+    def load_xbrl_feed(self, paths: str | Path | list[str | Path], *, progress: bool | None = None
+                       ) -> list[LoadReport]:
+        """Load EDGAR XBRL feed archives (`xbrlrss-YYYY-MM.xml`) into the xbrl_feed index, one transaction each:
+        each XBRL filing's accession, CIK, company, form, period, filing date, acceptance (the feed's New York
+        time, to the second, kept and as UTC) and XBRL files. An accession listed again (in another month, or
+        loaded again) keeps its first row. `LoadReport.listed` counts the filings new to the index; load_xbrl
+        takes a filing's accession and acceptance from it."""
+        return load.xbrl_feed(self.db, paths, progress=progress)
+
     def load_reports(self, path: Table, *, progress: bool | None = None) -> LoadReport:
         """Load Markdown reports in the rag6 format (rag6_documentos.parquet: id_doc, titulo, tipo, texto)
         in one transaction; loading again adds nothing."""
@@ -200,6 +209,21 @@ class FactStore:
         parse them into sections and blocks and chunk them for search; one transaction per company."""
         return sync.fetch_filings(self.db, client or SecClient(), companies, forms=forms, since=since, until=until,
                                   keep_going=keep_going, progress=progress, say=say)
+
+    def fetch_xbrl_feed(self, months: str | list[str], client: SecClient | None = None, *,
+                        progress: bool | None = None) -> list[LoadReport]:
+        """Fetch months' EDGAR XBRL feed archives ('2025-02': /Archives/edgar/monthly/xbrlrss-2025-02.xml) into
+        the cache and index them as load_xbrl_feed does, one transaction each."""
+        return sync.fetch_xbrl_feed(self.db, client or SecClient(), months, progress=progress)
+
+    def fetch_xbrl(self, companies: str | int | list[str | int] | None = None, client: SecClient | None = None, *,
+                   since: Any = None, until: Any = None, keep_going: bool = False, progress: bool | None = None,
+                   say: Callable[[str], None] | None = None) -> list[LoadReport]:
+        """Fetch and load the XBRL of the filings the feed index lists (of these companies, filed from `since` to
+        `until`) whose facts the store lacks: the inline document where the feed marks one, else the instance,
+        one transaction per filing, with the feed's accession and time. A rerun resumes where it stopped."""
+        return sync.fetch_xbrl(self.db, client or SecClient(), companies, since=since, until=until,
+                               keep_going=keep_going, progress=progress, say=say)
 
     def fetch_bulk(self, archive: str | Path = "companyfacts.zip", client: SecClient | None = None, *,
                    submissions: str | Path | None = None, progress: bool | None = None,

@@ -52,7 +52,8 @@ def _apply(db: Db, batches: list[Batch], apart: bool) -> list[LoadReport]:
                 if ids is None or entity_id in ids:
                     n[kind] += count
             reports.append(LoadReport(part.source, n["entities"], n["filings"], n["reports"], n["documents"],
-                                      revisions=n["revisions"], xbrl_facts=n["xbrl"]))
+                                      revisions=n["revisions"], xbrl_facts=n["xbrl"],
+                                      listed=n["listed"]))
             if any(n.values()):
                 loads.append((part.kind, "; ".join(sorted(set(part.source_of.values()))) or part.source,
                               n["filings"], n["reports"]))
@@ -70,7 +71,8 @@ def _apply(db: Db, batches: list[Batch], apart: bool) -> list[LoadReport]:
 
 def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
     """A batch's rows, checked and written (inside the caller's transaction); what each entity gained:
-    (entity_id, 'entities' | 'filings' | 'reports' | 'documents' | 'revisions' | 'xbrl') -> rows added."""
+    (entity_id, 'entities' | 'filings' | 'reports' | 'documents' | 'revisions' | 'xbrl' | 'listed') -> rows
+    added."""
     con = db.con
     added: Counter[tuple[str | None, str]] = Counter()
     con.register("_batch_filings", batch.filings)
@@ -119,6 +121,9 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
             con.register("_batch_xbrl", batch.xbrl)
             for entity_id, n in Counter(row[0] for row in db.all(SQL["insert_xbrl_facts"])).items():
                 added[entity_id, "xbrl"] += n
+        if batch.feed is not None and len(batch.feed):
+            con.register("_batch_feed", batch.feed)
+            added[None, "listed"] += len(db.all(SQL["insert_xbrl_feed"]))
         if batch.sales is not None and len(batch.sales):
             con.register("_batch_sales", batch.sales)
             db.all(SQL["insert_sales"])
@@ -127,7 +132,7 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
         db.all("DROP TABLE IF EXISTS _same")
     finally:
         for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales", "_batch_reports",
-                     "_batch_approximate", "_batch_concepts", "_batch_xbrl"):
+                     "_batch_approximate", "_batch_concepts", "_batch_xbrl", "_batch_feed"):
             with suppress(duckdb.Error):
                 con.unregister(name)
     return added
@@ -215,10 +220,10 @@ def _insert_documents(db: Db, documents: pd.DataFrame) -> Counter[str | None]:
     new = documents[~documents["doc_id"].isin(stored)].drop_duplicates("doc_id").reset_index(drop=True)
     if new.empty:
         return Counter()
-    texts, sections, blocks = parse_rows(new)
+    texts, sections, blocks, spans = parse_rows(new)
     db.con.register("_batch_documents", new.assign(text=texts))
     db.all(SQL["insert_documents"])
-    for table, frame in (("sections", sections), ("blocks", blocks)):
+    for table, frame in (("sections", sections), ("blocks", blocks), ("fact_spans", spans)):
         if len(frame):
             db.con.register("_batch_parts", frame)
             db.all(f"INSERT INTO {table} BY NAME SELECT * FROM _batch_parts")  # table: ours

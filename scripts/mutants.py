@@ -30,6 +30,7 @@ ANY_FILING = ("tests/test_load_any_filing.py",)
 RANKING = ("tests/test_ranking_filings.py",)
 XBRL_INLINE = ("tests/test_xbrl_inline.py",)
 XBRL_REAL = ("tests/test_xbrl_real.py",)
+TAGGED = ("tests/test_tagged.py",)
 BANK = ("tests/test_ask_bank.py::test_no_wrong_number_is_stated_and_nearly_all_are_right[every=16]",)
 
 
@@ -457,6 +458,17 @@ MUTANTS: list[Mutant] = [
     Mutant("XBRL: a filing's facts stored again on reload", "sql/write.sql",
            "FROM _batch_xbrl WHERE filing_id NOT IN (SELECT filing_id FROM xbrl_facts)", "FROM _batch_xbrl",
            XBRL_REAL),
+    Mutant("tagged: a space the marks left is kept", "factstore/text/tagged.py",
+           "    spare = [m.start() for m in _SPARE.finditer(bare)]", "    spare = []", TAGGED),
+    Mutant("tagged: an empty figure marked", "factstore/text/tagged.py",
+           ' and _TEXT.sub("", html[start:m.start()]).strip():', ":", TAGGED),
+    Mutant("citations: the primary statement not first", "sql/views.sql",
+           "ORDER BY in_statements DESC, block_kind = 'table' DESC, start_char", "ORDER BY start_char", XBRL_REAL),
+    Mutant("XBRL feed: New York time read as UTC", "factstore/loaders/xbrl_feed.py",
+           '"moment": local.replace(tzinfo=NEW_YORK)', '"moment": local', ("tests/test_xbrl_feed.py",)),
+    Mutant("XBRL feed: a filing not stored takes no time from the feed", "sql/write.sql",
+           "FROM xbrl_feed WHERE (cik = $cik OR accession = $accession)", "FROM xbrl_feed WHERE false",
+           ("tests/test_xbrl_feed.py",)),
     Mutant("XBRL: a standard taxonomy keeps the document's prefix", "factstore/xbrl/model.py",
            "            return m.expand(name)", "            return prefix", XBRL_INLINE),
     Mutant("a text question naming an unknown company searches the others'", "factstore/ask/route.py",

@@ -50,6 +50,7 @@ CREATE TABLE IF NOT EXISTS xbrl_facts (
     filing_id VARCHAR NOT NULL,
     entity_id VARCHAR NOT NULL,
     fact_id VARCHAR,                    -- the document's id of the fact
+    copies VARCHAR[],                   -- the ids of its other tagged occurrences (duplicates that agree)
     context_id VARCHAR NOT NULL,
     concept VARCHAR NOT NULL,           -- 'us-gaap:Revenues'; a company's own concept under its prefix ('aapl:...')
     namespace VARCHAR NOT NULL,         -- the concept's namespace URI
@@ -63,6 +64,24 @@ CREATE TABLE IF NOT EXISTS xbrl_facts (
     inconsistent BOOLEAN NOT NULL,      -- a duplicate stating another value: kept here, never in reports
     line INTEGER,                       -- where it stands in its document
     accepted_at TIMESTAMP NOT NULL      -- the filing's
+);
+
+-- The EDGAR XBRL feed's filings index (load_xbrl_feed): every XBRL filing the monthly archives list, with its
+-- acceptance to the second (the feed gives New York time), whether or not the store holds its company.
+CREATE TABLE IF NOT EXISTS xbrl_feed (
+    accession VARCHAR PRIMARY KEY,
+    cik BIGINT NOT NULL,
+    company VARCHAR,
+    form VARCHAR NOT NULL,
+    period DATE,
+    fiscal_year_end VARCHAR,            -- MMDD, as the feed gives it
+    filed DATE NOT NULL,
+    accepted_at TIMESTAMP NOT NULL,     -- UTC
+    accepted_local TIMESTAMP NOT NULL,  -- New York wall time, as the feed gives it
+    accepted_precision VARCHAR NOT NULL,
+    accepted_note VARCHAR,
+    files STRUCT("sequence" INTEGER, file VARCHAR, "type" VARCHAR, url VARCHAR, inline BOOLEAN)[],
+    source VARCHAR                      -- the archive it was read from
 );
 
 -- A value the SEC edited (or added) in place in a filing whose facts were loaded before, as a later load of
@@ -156,6 +175,16 @@ CREATE TABLE IF NOT EXISTS blocks (
     notes VARCHAR[],
     note_mark VARCHAR,
     PRIMARY KEY (doc_id, block_no)
+);
+
+-- Where each tagged figure of an inline XBRL filing stands in its stored text (factstore/text/tagged.py): by the
+-- id of its ix:nonFraction element, which xbrl_facts.fact_id and copies name.
+CREATE TABLE IF NOT EXISTS fact_spans (
+    doc_id VARCHAR NOT NULL,
+    fact_id VARCHAR NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    PRIMARY KEY (doc_id, fact_id)
 );
 
 -- Chunks per strategy: spans into documents.text, section path, the optional context header, and text.

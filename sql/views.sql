@@ -53,3 +53,27 @@ SELECT entity_id, concept, unit, period_start, period_end, old_value, new_value,
     restated_at, new_filing_id, new_form, old_filing_id, old_accepted_at
 FROM ordered
 WHERE old_value IS NOT NULL AND is_restatement(old_value, new_value);
+
+-- Where each XBRL figure is printed in its filing's stored text: one row per tagged occurrence (the fact's own
+-- ix:nonFraction and the copies that agree with it), `shown` being text[start_char:end_char]; occurrence 1 is the
+-- primary statement's (a table of the financial statements' Item: 8 of a 10-K, Part I Item 1 of a 10-Q), then
+-- other tables, then text, each in document order.
+CREATE OR REPLACE VIEW fact_citations AS
+WITH occurrences AS (
+    SELECT filing_id, entity_id, fact_id, concept, dims, period_start, period_end, unit, value, decimals,
+        accepted_at, unnest(list_prepend(fact_id, coalesce(copies, []::VARCHAR[]))) AS element_id
+    FROM xbrl_facts WHERE numeric AND fact_id IS NOT NULL),
+placed AS (
+    SELECT o.*, s.start_char, s.end_char, substr(d.text, s.start_char + 1, s.end_char - s.start_char) AS shown,
+        b.kind AS block_kind, i.part, i.item,
+        b.kind = 'table' AND (i.item = '8' OR (i.part = 'I' AND i.item = '1' AND d.form LIKE '10-Q%'))
+            AS in_statements
+    FROM occurrences o
+    JOIN fact_spans s ON s.doc_id = o.filing_id AND s.fact_id = o.element_id
+    JOIN documents d ON d.doc_id = s.doc_id
+    LEFT JOIN blocks b ON b.doc_id = s.doc_id AND s.start_char >= b.start_char AND s.end_char <= b.end_char
+    LEFT JOIN sections i ON i.doc_id = s.doc_id AND i.item IS NOT NULL
+        AND s.start_char >= i.start_char AND s.start_char < i.end_char)
+SELECT * EXCLUDE (in_statements), row_number() OVER (PARTITION BY filing_id, fact_id
+    ORDER BY in_statements DESC, block_kind = 'table' DESC, start_char) AS occurrence
+FROM placed;

@@ -178,9 +178,32 @@ INSERT INTO approximate_periods SELECT DISTINCT entity_id, period_start::DATE, p
 
 -- name: insert_xbrl_facts
 -- A filing's XBRL facts are stored once: the first load of them wins, and later ones leave them as they are.
-INSERT INTO xbrl_facts SELECT filing_id, entity_id, fact_id, context_id, concept, namespace, dims,
+INSERT INTO xbrl_facts SELECT filing_id, entity_id, fact_id, copies, context_id, concept, namespace, dims,
     period_start::DATE, period_end::DATE, unit, value, decimals, numeric, inconsistent, line, accepted_at::TIMESTAMP
 FROM _batch_xbrl WHERE filing_id NOT IN (SELECT filing_id FROM xbrl_facts) RETURNING entity_id;
+
+-- name: known_filings
+-- The filings a document may be of: the company's stored ones and the one stored under its accession, and those the
+-- XBRL feed lists for its CIK or accession that are not stored (with the feed's time, to the second).
+SELECT filing_id, entity_id, form, period_end, filed, accepted_at, accepted_precision, accepted_note, source
+FROM filings WHERE entity_id = $entity OR filing_id = $accession
+UNION ALL
+SELECT accession, sec_entity_id(cik), form, period, filed, accepted_at, accepted_precision, accepted_note,
+    'EDGAR XBRL feed ' || source
+FROM xbrl_feed WHERE (cik = $cik OR accession = $accession) AND accession NOT IN (SELECT filing_id FROM filings);
+
+-- name: xbrl_to_fetch
+-- The feed's filings whose XBRL the store lacks (of these CIKs, filed in [since, until]; NULL: any), oldest first.
+SELECT accession, cik, form, files FROM xbrl_feed
+WHERE ($ciks IS NULL OR list_contains($ciks, cik)) AND ($since IS NULL OR filed >= $since::DATE)
+    AND ($until IS NULL OR filed <= $until::DATE) AND accession NOT IN (SELECT filing_id FROM xbrl_facts)
+ORDER BY accepted_at, accession;
+
+-- name: insert_xbrl_feed
+-- A filing the feed lists is indexed once: an accession two archives list keeps the first one loaded.
+INSERT INTO xbrl_feed SELECT accession, cik, company, form, period::DATE, fiscal_year_end, filed::DATE,
+    accepted_at::TIMESTAMP, accepted_local::TIMESTAMP, accepted_precision, accepted_note, files, source
+FROM _batch_feed ON CONFLICT (accession) DO NOTHING RETURNING accession;
 
 -- name: insert_sales
 -- The course's reference sales, once per company and quarter.

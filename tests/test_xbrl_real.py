@@ -228,3 +228,23 @@ def test_the_cli_loads_xbrl_as_the_api_does(real, tmp_path, capsys):
     assert main(["load", "xbrl", str(REAL / APPLE_10Q), str(REAL / APPLE_10K), "--db", db,
                  "--accession", "0000320193-25-000057"]) == 1
     assert "accession and accepted_at are one filing's" in capsys.readouterr().err
+
+
+def test_a_figure_is_cited_to_the_exact_span_of_its_tag_primary_statement_first(real, apple):
+    apple.load_filing(REAL / APPLE_10K, progress=False)
+    cited = apple.sql("""SELECT element_id, start_char, end_char, shown, block_kind, item, occurrence, value
+        FROM fact_citations WHERE filing_id = '0000320193-24-000123'
+        AND concept = 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax' AND dims IS NULL
+        AND period_start = '2023-10-01' AND period_end = '2024-09-28' ORDER BY occurrence""")
+    assert len(cited) >= 2 and set(cited["shown"]) == {"391,035"} and set(cited["value"]) == {"391035000000"}
+    first = cited.iloc[0]
+    assert (first["block_kind"], first["item"], first["occurrence"]) == ("table", "8", 1)
+    text = apple.sql("SELECT text FROM documents WHERE doc_id = '0000320193-24-000123'")["text"][0]
+    assert text[first["start_char"]:first["end_char"]] == "391,035"
+    statement = text[text.rfind("\n\n", 0, first["start_char"]):first["start_char"]]
+    assert "CONSOLIDATED STATEMENTS OF OPERATIONS" in statement.upper() or "Total net sales" in statement
+    # a figure printed first in a note's text ("$22.0 billion") and then in its table: the table's is cited first
+    benefits = apple.sql("""SELECT shown, block_kind FROM fact_citations WHERE filing_id = '0000320193-24-000123'
+        AND concept = 'us-gaap:UnrecognizedTaxBenefits' AND dims IS NULL AND period_end = '2024-09-28'
+        ORDER BY occurrence""")
+    assert benefits.values.tolist() == [["22,038", "table"], ["22.0", "paragraph"]]

@@ -51,6 +51,7 @@ class Batch:
     documents: Frame = field(default_factory=lambda: _empty(DOCUMENT_COLUMNS))
     sales: pd.DataFrame | None = None
     xbrl: pd.DataFrame | None = None  # every fact of an XBRL document as stated (factstore.loaders.xbrl)
+    feed: pd.DataFrame | None = None  # filings an EDGAR XBRL feed lists (factstore.loaders.xbrl_feed)
     approximate: pd.DataFrame | None = None  # periods given only as month ends: entity_id, period_start, period_end
     source_of: dict[str, str] = field(default_factory=dict)  # table -> file it came from
     row_name: Callable[[Any], str] = str  # a `reports.row` as people find it in the source
@@ -152,3 +153,4 @@ class LoadReport:
     note: str | None = None  # e.g. 'unchanged since it was loaded'
     revisions: int = 0  # values of filings loaded before that the SEC has since edited in place
     xbrl_facts: int = 0  # facts of XBRL documents, numbers and texts, as they state them
+    listed: int = 0  # filings an EDGAR XBRL feed listed that the index did not hold

@@ -18,8 +18,9 @@ from factstore.loaders.filing import Filer, check_stored, given_acceptance
 from factstore.loaders.fsds import concept_key, dims_key
 from factstore.xbrl.model import Document, Fact
 
-XBRL_COLUMNS = ["filing_id", "entity_id", "fact_id", "context_id", "concept", "namespace", "dims", "period_start",
-                "period_end", "unit", "value", "decimals", "numeric", "inconsistent", "line", "accepted_at"]
+XBRL_COLUMNS = ["filing_id", "entity_id", "fact_id", "copies", "context_id", "concept", "namespace", "dims",
+                "period_start", "period_end", "unit", "value", "decimals", "numeric", "inconsistent", "line",
+                "accepted_at"]
 
 
 def xbrl_batch(document: Document, filer: Filer, filings: pd.DataFrame, cover: Cover, *,
@@ -77,6 +78,7 @@ def with_facts(batch: Batch, document: Document) -> Batch:
     at, form = pd.Timestamp(filing["accepted_at"]).as_unit("us"), filing["form"]
     batch.xbrl = pd.DataFrame({
         "filing_id": filing["filing_id"], "entity_id": filing["entity_id"], "fact_id": [f.id for f in facts],
+        "copies": [list(f.copies) for f in facts],
         "context_id": [f.context.id for f in facts], "concept": [f.concept for f in facts],
         "namespace": [f.namespace for f in facts], "dims": [_dims(f) for f in facts],
         "period_start": [f.context.start for f in facts], "period_end": [f.context.end for f in facts],

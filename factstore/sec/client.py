@@ -13,6 +13,7 @@ import re
 import time
 import zlib
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -288,6 +289,13 @@ class SecClient:
     def frames(self, taxonomy: str, tag: str, unit: str, period: str) -> tuple[dict[str, Any], Path]:
         """One value per company for a calendar period: /api/xbrl/frames/{taxonomy}/{tag}/{unit}/{period}.json."""
         return self.get_json(f"/api/xbrl/frames/{taxonomy}/{tag}/{unit}/{period}.json")
+
+    def xbrl_feed(self, month: str) -> tuple[bytes, Path]:
+        """A month's EDGAR XBRL feed archive, /Archives/edgar/monthly/xbrlrss-YYYY-MM.xml (a month past for five
+        weeks is final: its cached copy is used as it is)."""
+        path = f"/Archives/edgar/monthly/xbrlrss-{month}.xml"
+        settled = f"{datetime.now(UTC) - timedelta(days=35):%Y-%m}"
+        return self.get(path, "www", fresh=month >= settled)
 
     def document(self, cik: int, accession: str, name: str) -> tuple[bytes, Path]:
         """A filing's document from the archives (immutable, so a cached copy is used as is). One that does not end

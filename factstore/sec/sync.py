@@ -6,6 +6,7 @@ transaction, so an interrupted run resumes where it stopped and nothing is loade
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -18,6 +19,7 @@ from factstore.errors import FactstoreError, LoadError
 from factstore.loaders.batch import Batch, LoadReport, sec_entity_id
 from factstore.loaders.companyfacts import Json, Named, Submissions, parse_companyfacts, read_submissions
 from factstore.loaders.filing import Filer, documents_batch
+from factstore.loaders.xbrl_feed import read_feed
 from factstore.progress import progress_bar
 from factstore.sec.client import FetchError, SecClient
 from factstore.sec.ingest import (
@@ -166,6 +168,52 @@ def _chunk_new(db: Db) -> None:
     """A first index (structure) when no strategy has chunks yet; stored documents join existing ones as they load."""
     if db.sql("SELECT count(*) AS n FROM chunks")["n"][0] == 0:
         index.index(db, "structure", progress=False)
+
+
+_MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+
+
+def fetch_xbrl_feed(db: Db, client: SecClient, months: str | Iterable[str], *, progress: bool | None = None
+                    ) -> list[LoadReport]:
+    """Months' EDGAR XBRL feed archives ('2025-02'), fetched into the cache and indexed, one transaction each (see
+    FactStore.fetch_xbrl_feed)."""
+    months = [months] if isinstance(months, str) else list(months)
+    if bad := [m for m in months if not _MONTH.fullmatch(str(m))]:
+        raise ValueError(f"fetch_xbrl_feed: months are YYYY-MM, not {', '.join(map(repr, bad))}")
+    reports = []
+    for month in progress_bar(months, desc="xbrl feed", unit="month", progress=progress):
+        body, cached = client.xbrl_feed(month)
+        batch = Batch(source=str(cached), kind="xbrl-feed", feed=read_feed(cached, body))
+        reports.append(write.apply(db, batch))
+    return reports
+
+
+def fetch_xbrl(db: Db, client: SecClient, companies: str | int | Iterable[str | int] | None = None, *,
+               since: Any = None, until: Any = None, keep_going: bool = False, progress: bool | None = None,
+               say: Say | None = None) -> list[LoadReport]:
+    """The XBRL of the filings the feed index lists (of these companies, filed in [since, until]) whose facts the
+    store lacks, one transaction each (see FactStore.fetch_xbrl)."""
+    ciks = None if companies is None else [client.cik(c) for c in _companies(companies)]
+    listed = db.sql(write.SQL["xbrl_to_fetch"], {"ciks": ciks, "since": since, "until": until})
+    reports = []
+    for row in progress_bar(list(listed.itertuples()), desc="xbrl", unit="filing", progress=progress):
+        def work(row: Any = row) -> LoadReport:
+            name = xbrl_file(row.files, row.form, row.accession)
+            _, cached = client.document(row.cik, row.accession, name)
+            (report,) = load.xbrl(db, cached, accession=row.accession, progress=False)
+            return replace(report, source=f"{row.accession} ({row.form} of CIK {row.cik})")
+        reports.append(_run(row.accession, work, keep_going, say))
+    return reports
+
+
+def xbrl_file(files: Any, form: str, accession: str) -> str:
+    """The file a feed entry's facts are read from: its inline XBRL document of the form, else its instance."""
+    files = list(files) if files is not None else []
+    inline = [f["file"] for f in files if f["inline"] and f["type"] == form]
+    instance = [f["file"] for f in files if f["type"] == "EX-101.INS"]
+    if not inline and not instance:
+        raise FactstoreError(f"{accession}: the XBRL feed lists no inline document or instance for it")
+    return (inline or instance)[0]
 
 
 def fetch_bulk(db: Db, archive: str | Path, client: SecClient | None, *, submissions: str | Path | None = None,

@@ -43,6 +43,7 @@ class Document:
     text: str
     sections: list[Section] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
+    tagged: dict[str, tuple[int, int]] = field(default_factory=dict)  # an inline XBRL figure's span by its id
 
     def slice(self, start: int, end: int) -> str:
         return self.text[start:end]

@@ -10,13 +10,12 @@ from pathlib import Path
 from lxml import etree
 
 from factstore.errors import LoadError
-from factstore.xbrl.inline import inline_namespace, read_inline
+from factstore.xbrl.inline import declares_inline, inline_namespace, read_inline
 from factstore.xbrl.instance import read_instance
 from factstore.xbrl.model import XBRLI, Document, resolve_duplicates
 
 _SUFFIXES = (".htm", ".html", ".xhtml", ".xml")
 _HEAD = 20_000  # the root element, with its namespaces, is within a document's first bytes
-_INLINE = re.compile(rb"http://www\.xbrl\.org/(?:2013|2008)/inlineXBRL")
 _INSTANCE = re.compile(rb"<(?:[\w-]+:)?xbrl[\s>]")
 _PARSER = etree.XMLParser(huge_tree=True, remove_comments=True, resolve_entities=False, no_network=True)
 
@@ -39,7 +38,7 @@ def read_xbrl(path: str | Path) -> Document:
 
 def inline_document(body: bytes, source: str) -> Document | None:
     """An HTML document's facts, each once, if it is inline XBRL; else None."""
-    if not _INLINE.search(body[:_HEAD]):
+    if not declares_inline(body):
         return None
     document = read_body(body, source)
     return Document(source, document.kind, resolve_duplicates(document.facts))
@@ -64,7 +63,7 @@ def _from_zip(path: Path) -> list[Document]:
     with zipfile.ZipFile(path) as archive:
         bodies = {n: archive.read(n) for n in archive.namelist() if n.lower().endswith(_SUFFIXES)}
     inline = [read_body(b, f"{source}:{n}") for n, b in bodies.items()
-              if not n.lower().endswith(".xml") and _INLINE.search(b[:_HEAD])]
+              if not n.lower().endswith(".xml") and declares_inline(b)]
     if inline:
         return inline
     instances = [read_body(b, f"{source}:{n}") for n, b in bodies.items()

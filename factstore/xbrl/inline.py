@@ -4,6 +4,7 @@ ix:resources, numbers from ix:nonFraction (format, scale and sign applied exactl
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from lxml import etree
@@ -13,6 +14,14 @@ from factstore.xbrl.model import XSI_NIL, Document, Fact, contexts, element_text
 from factstore.xbrl.transforms import TransformError, transform
 
 NAMESPACES = ("http://www.xbrl.org/2013/inlineXBRL", "http://www.xbrl.org/2008/inlineXBRL")
+_DECLARED = re.compile(r"http://www\.xbrl\.org/(?:2013|2008)/inlineXBRL")
+_HEAD = 20_000  # the root element, with its namespaces, is within a document's first characters
+
+
+def declares_inline(body: str | bytes) -> bool:
+    """Whether a document declares the Inline XBRL namespace where its root element is (its first characters)."""
+    head = body[:_HEAD].decode("utf-8", "replace") if isinstance(body, bytes) else body[:_HEAD]
+    return _DECLARED.search(head) is not None
 
 
 def inline_namespace(root: etree._Element) -> str | None:

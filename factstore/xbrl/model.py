@@ -51,7 +51,8 @@ class Context:
 class Fact:
     """One fact as the document states it. `value` is an exact decimal's text for a number (scale and sign
     applied), the text otherwise, None when nil; `decimals` as written ('-6', 'INF'); `line` where it stands;
-    `inconsistent`: another fact of the same concept, context and unit says another value."""
+    `inconsistent`: another fact of the same concept, context and unit says another value; `copies`: the ids of
+    the duplicates that agree with it, read as this one fact."""
 
     concept: str
     namespace: str
@@ -63,6 +64,7 @@ class Fact:
     id: str | None = None
     line: int | None = None
     inconsistent: bool = False
+    copies: tuple[str, ...] = ()  # the ids of the agreeing duplicates it stands for
 
     @property
     def key(self) -> tuple:
@@ -220,7 +222,8 @@ def resolve_duplicates(facts: list[Fact]) -> list[Fact]:
             continue
         same = [facts[i] for i in members]
         if _consistent(same):
-            out[members[0]] = max(same, key=_precision)
+            kept = max(same, key=_precision)
+            out[members[0]] = replace(kept, copies=tuple(f.id for f in same if f is not kept and f.id))
             for i in members[1:]:
                 out[i] = None
         else:
