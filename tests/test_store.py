@@ -21,7 +21,8 @@ LIBRARY_ONLY = {
     "panel_arrow", "iter_panel",  # panel as Arrow and as an iterator: `factstore panel` writes the table
     "path", "read_only", "snapshot",  # what the open store is
 }
-COMMAND = {"load_companyfacts_many": "load companyfacts", "resolve_entity": "resolve", "resolve_concepts": "concepts"}
+COMMAND = {"load_companyfacts_many": "load companyfacts", "resolve_entity": "resolve", "resolve_concepts": "concepts",
+           "load_xbrl_feed": "load xbrl-feed", "fetch_xbrl_feed": "fetch xbrl-feed"}
 
 
 def commands(parser: argparse.ArgumentParser, prefix: str = "") -> set[str]:

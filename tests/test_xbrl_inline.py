@@ -181,6 +181,17 @@ def test_a_standard_taxonomy_is_named_by_its_usual_prefix_whatever_the_document_
     assert (own.concept, own.namespace) == ("acme:Policy", "http://acme.example/20241231")
 
 
+def test_a_typed_dimension_is_its_value(tmp_path) -> None:
+    typed = ('<xbrli:context id="t"><xbrli:entity><xbrli:identifier scheme="http://www.sec.gov/CIK">0000000042'
+             '</xbrli:identifier><xbrli:segment><xbrldi:typedMember dimension="acme:LoanAxis"><acme:LoanId> L-7 '
+             '</acme:LoanId></xbrldi:typedMember></xbrli:segment></xbrli:entity><xbrli:period>'
+             '<xbrli:instant>2024-12-31</xbrli:instant></xbrli:period></xbrli:context>')
+    document = _doc('<ix:nonFraction name="us-gaap:Assets" contextRef="t" unitRef="usd" decimals="0">9'
+                    '</ix:nonFraction>').replace("</ix:resources>", typed + "</ix:resources>")
+    (fact,) = read_body(document.encode(), "typed.htm").facts
+    assert fact.context.dims == (("acme:LoanAxis", "L-7"),) and fact.value == "9"
+
+
 def test_a_nil_fact_has_no_value_and_disagrees_with_a_number() -> None:
     nil = ('<ix:nonFraction name="us-gaap:Revenues" contextRef="d" unitRef="usd" xsi:nil="true" id="n"/>')
     read = read_body(_doc(nil + _fraction("5", "0", 0, "v")).encode(), "nil.htm")

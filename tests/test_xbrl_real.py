@@ -248,3 +248,41 @@ def test_a_figure_is_cited_to_the_exact_span_of_its_tag_primary_statement_first(
         AND concept = 'us-gaap:UnrecognizedTaxBenefits' AND dims IS NULL AND period_end = '2024-09-28'
         ORDER BY occurrence""")
     assert benefits.values.tolist() == [["22,038", "table"], ["22.0", "paragraph"]]
+
+
+def test_the_secs_zip_of_a_filing_reads_its_inline_document_else_its_instance(real, tmp_path):
+    import zipfile
+
+    with_inline, instance_only = tmp_path / "0000320193-25-000057-xbrl.zip", tmp_path / "instance-xbrl.zip"
+    with zipfile.ZipFile(with_inline, "w") as z:
+        z.write(REAL / APPLE_10Q, "aapl-20250329.htm")
+        z.write(REAL / "xbrl/aapl-20250329_htm.xml", "aapl-20250329_htm.xml")
+        z.writestr("aapl-20250329_cal.xml", '<link:linkbase xmlns:link="http://www.xbrl.org/2003/linkbase"/>')
+    with zipfile.ZipFile(instance_only, "w") as z:
+        z.write(REAL / "xbrl/aapl-20250329_htm.xml", "aapl-20250329_htm.xml")
+        z.writestr("aapl-20250329.xsd", '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>')
+    read = read_xbrl(with_inline)
+    assert read.kind == "inline" and Counter(map(_stated, read.facts)) == Counter(map(_stated, _read(APPLE_10Q).facts))
+    alone = read_xbrl(instance_only)
+    assert alone.kind == "instance" and len(alone.facts) == 700
+    with factstore.open(tmp_path / "zip.duckdb") as store:
+        (report,) = store.load_xbrl(with_inline, accepted_at="2025-05-02T10:00:46Z", progress=False)
+        assert report.filings == 1 and report.xbrl_facts == 700
+        assert store.sql("SELECT filing_id FROM filings")["filing_id"][0] == "0000320193-25-000057"
+
+
+@pytest.mark.parametrize("xbrl_first", [False, True])
+def test_fsds_and_the_filings_xbrl_are_the_same_facts_in_either_order(real, tmp_path, xbrl_first):
+    with factstore.open(tmp_path / "both.duckdb") as store:
+        store.load_companyfacts(real / "companyfacts" / "CIK0000320193.json",
+                                submissions_for(real, "CIK0000320193.json"), progress=False)
+        loads = [lambda: store.load_fsds(real / "fsds" / "apple_10k_2024", progress=False),
+                 lambda: store.load_xbrl(REAL / APPLE_10K, progress=False)]
+        first, second = (loads[1], loads[0]) if xbrl_first else loads
+        (a,), (b,) = first(), second()
+        assert a.revisions == b.revisions == 0
+        # every FSDS row is one of the filing's facts: after the XBRL, FSDS adds nothing
+        assert (b.reports == 0) if xbrl_first else (a.reports == 192)
+        keys = store.sql("""SELECT count(*) AS n, count(DISTINCT (concept, unit, period_start, period_end)) AS k
+            FROM reports WHERE filing_id = '0000320193-24-000123'""")
+        assert keys["n"][0] == keys["k"][0]
