@@ -42,6 +42,9 @@ class Fact:
     known_since: pd.Timestamp | None = None
     first_source: str | None = None
     first_form: str | None = None
+    # where a reported figure is printed in its filing's stored text (doc_id, start_char, end_char, shown): the
+    # primary occurrence of its inline XBRL tag, where that filing's document was loaded
+    printed: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready fields (dates and times as ISO strings)."""
@@ -120,14 +123,28 @@ def _pick(db: Db, rows: list[dict[str, Any]], entity_id: str, concepts: list[str
     parts = ([_with_first(own, r["first"])] if "first" in r
              else _first_filings(db, r.get("parts") or [own], r["unit"], concepts, entity_id))
     newest = max(parts, key=lambda p: p["first_accepted_at"])
+    concept = r.get("concept") or concepts[0]
+    printed = None if r.get("derived") else _printed(db, [r["filing_id"], newest["first_filing_id"]], concept,
+                                                     r["unit"], r["period_start"], r["period_end"])
     return Fact(
-        entity=entity_id, concept=r.get("concept") or concepts[0], value=float(r["value"]),
+        entity=entity_id, concept=concept, value=float(r["value"]),
         unit=r["unit"], start=r["period_start"], end=r["period_end"],
         accepted_at=pd.Timestamp(r["accepted_at"], tz=UTC), source=r["filing_id"], form=r["form"],
         fiscal_period=r.get("fiscal_period"), derived=bool(r.get("derived", False)),
         formula=r.get("formula"), warnings=tuple(warnings), parts=tuple(parts),
         known_since=pd.Timestamp(newest["first_accepted_at"], tz=UTC), first_source=newest["first_filing_id"],
-        first_form=newest["first_form"])
+        first_form=newest["first_form"], printed=printed)
+
+
+def _printed(db: Db, filings: list[str], concept: str, unit: str, start: Any, end: Any) -> dict[str, Any] | None:
+    """Where a figure is printed: in the first of these filings whose inline XBRL document is stored with it."""
+    if "printed" not in db.memo:
+        db.memo["printed"] = db.one("SELECT count(*) > 0 FROM fact_spans")[0]
+    for filing in dict.fromkeys(filings) if db.memo["printed"] else ():
+        rows = db.rows("SELECT * FROM fact_printed(?, ?, ?, ?, ?)", [filing, concept, unit, start, end])
+        if rows:
+            return rows[0]
+    return None
 
 
 def _first_filings(db: Db, parts: list[dict[str, Any]], unit: str, concepts: list[str],

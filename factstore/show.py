@@ -36,6 +36,9 @@ def fact_lines(fact: Fact) -> str:
                   f"{p.get('period_start', p.get('start'))}..{p.get('period_end', p.get('end'))} = "
                   f"{number(p['value'])} ({p['form']} {p['filing_id']}, "
                   f"{_moment(p['accepted_at']):%Y-%m-%d %H:%M:%S})" for p in fact.parts]
+    if fact.printed:
+        p = fact.printed
+        lines.append(f"  printed as {p['shown']!r} in {p['doc_id']}, chars {p['start_char']}-{p['end_char']}")
     lines += [f"  warning: {w}" for w in fact.warnings]
     return "\n".join(lines)
 

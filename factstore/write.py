@@ -65,7 +65,7 @@ def _apply(db: Db, batches: list[Batch], apart: bool) -> list[LoadReport]:
         if ingested:
             with db.frame(pd.DataFrame(ingested, columns=["item", "digest", "entity_id", "reports"])) as name:
                 db.all(SQL["insert_ingested"].format(frame=name))
-    db.forget("concepts", "names", "approximate")
+    db.forget("concepts", "names", "approximate", "printed")
     return reports
 
 

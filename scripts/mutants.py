@@ -469,6 +469,8 @@ MUTANTS: list[Mutant] = [
     Mutant("XBRL feed: a filing not stored takes no time from the feed", "sql/write.sql",
            "FROM xbrl_feed WHERE (cik = $cik OR accession = $accession)", "FROM xbrl_feed WHERE false",
            ("tests/test_xbrl_feed.py",)),
+    Mutant("a fact's print looked for only in the filing of its current report", "factstore/facts.py",
+           'r["filing_id"], newest["first_filing_id"]], concept,', 'r["filing_id"]], concept,', XBRL_REAL),
     Mutant("XBRL: a standard taxonomy keeps the document's prefix", "factstore/xbrl/model.py",
            "            return m.expand(name)", "            return prefix", XBRL_INLINE),
     Mutant("a text question naming an unknown company searches the others'", "factstore/ask/route.py",

@@ -77,3 +77,11 @@ placed AS (
 SELECT * EXCLUDE (in_statements), row_number() OVER (PARTITION BY filing_id, fact_id
     ORDER BY in_statements DESC, block_kind = 'table' DESC, start_char) AS occurrence
 FROM placed;
+
+-- fact_printed: where a reported figure (a filing's fact: its reports key, unit and period) is printed in that
+-- filing's stored text, its primary occurrence; no row where the filing was not loaded as inline XBRL.
+CREATE OR REPLACE MACRO fact_printed(filing, concept_key, unit_name, period_from, period_to) AS TABLE
+SELECT filing_id AS doc_id, start_char, end_char, shown FROM fact_citations
+WHERE filing_id = filing AND concept = split_part(concept_key, '|', 1)
+    AND dims IS NOT DISTINCT FROM nullif(split_part(concept_key, '|', 2), '') AND unit = unit_name
+    AND period_start IS NOT DISTINCT FROM period_from::DATE AND period_end = period_to::DATE AND occurrence = 1;

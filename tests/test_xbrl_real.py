@@ -17,6 +17,7 @@ import pytest
 import factstore
 from factstore.cli import main
 from factstore.errors import LoadError
+from factstore.show import fact_lines
 from factstore.xbrl.files import read_xbrl
 from factstore.xbrl.model import Document, Fact
 from tests.helpers import REAL, submissions_for
@@ -286,3 +287,18 @@ def test_fsds_and_the_filings_xbrl_are_the_same_facts_in_either_order(real, tmp_
         keys = store.sql("""SELECT count(*) AS n, count(DISTINCT (concept, unit, period_start, period_end)) AS k
             FROM reports WHERE filing_id = '0000320193-24-000123'""")
         assert keys["n"][0] == keys["k"][0]
+
+
+def test_a_fact_says_where_its_figure_is_printed(real, apple):
+    apple.load_filing(REAL / APPLE_10K, progress=False)
+    revenue = apple.fact("AAPL", "revenue", period="FY2024", as_of="2024-11-02")
+    printed = revenue.printed
+    assert (revenue.source, printed["doc_id"], printed["shown"]) == ("0000320193-24-000123",) * 2 + ("391,035",)
+    text = apple.sql("SELECT text FROM documents WHERE doc_id = '0000320193-24-000123'")["text"][0]
+    assert text[printed["start_char"]:printed["end_char"]] == "391,035"
+    assert "printed as '391,035' in 0000320193-24-000123" in fact_lines(revenue)
+    # a later filing repeating the figure, its XBRL not loaded: the one that first reported it is cited
+    later = apple.fact("AAPL", "revenue", period="FY2024")
+    assert later.source != "0000320193-24-000123" and later.printed == printed
+    # a derived figure is printed nowhere; its parts are
+    assert apple.fact("AAPL", "revenue", period="2024Q4", as_of="2024-11-02").printed is None
