@@ -16,7 +16,7 @@ from factstore.xbrl.model import (
     exact,
     markup_text,
     plain,
-    qname,
+    standard_prefix,
     units,
 )
 
@@ -50,8 +50,7 @@ def read_instance(root: etree._Element, source: str) -> Document:
             value = plain(exact(element.text or "", source, line))
         else:
             value = markup_text(element.text or "") if not len(element) else element_text(element)
-        name = etree.QName(element).localname
-        concept = qname(element, f"{element.prefix}:{name}" if element.prefix else name, source, "name")[1]
+        concept = f"{standard_prefix(namespace, element.prefix or '')}:{etree.QName(element).localname}"
         facts.append(Fact(concept, namespace, context, unit, value, element.get("decimals"), unit is not None,
                           element.get("id"), line))
     return Document(source, "instance", facts)
