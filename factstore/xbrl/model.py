@@ -127,7 +127,9 @@ def markup_text(markup: str) -> str:
     """The text of (X)HTML markup, whitespace collapsed, with a space where a block (a paragraph, a cell...)
     begins or ends and without ix:exclude's content: an inline document's text facts and the SEC instance's escaped
     markup of them read alike."""
-    text = _TAG.sub("", _BLOCK_TAG.sub(" ", _EXCLUDED.sub("", markup)))
+    if "exclude" in markup:
+        markup = _EXCLUDED.sub("", markup)
+    text = _TAG.sub("", _BLOCK_TAG.sub(" ", markup))
     return " ".join(html.unescape(text).split())
 
 
