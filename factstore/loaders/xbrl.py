@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from factstore.errors import LoadError
-from factstore.loaders.batch import Batch
+from factstore.loaders.batch import REPORT_COLUMNS, Batch
 from factstore.loaders.companyfacts import entity_row
 from factstore.loaders.cover import SEC_SCHEME, Cover, read_file_name
 from factstore.loaders.filing import Filer, check_stored, given_acceptance
@@ -93,9 +93,7 @@ def with_facts(batch: Batch, document: Document) -> Batch:
         "concept": [concept_key(f.concept, dict(f.context.dims)) for _, f in numbers],
         "unit": [f.unit for _, f in numbers], "period_start": [f.context.start for _, f in numbers],
         "period_end": [f.context.end for _, f in numbers], "value": [float(Decimal(f.value)) for _, f in numbers],
-        "accepted_at": at, "form": form, "row": [i for i, _ in numbers]},
-        columns=["filing_id", "entity_id", "concept", "unit", "period_start", "period_end", "value", "accepted_at",
-                 "form", "row"])
+        "accepted_at": at, "form": form, "row": [i for i, _ in numbers]}, columns=REPORT_COLUMNS)
     batch.row_name = lambda i: f"line {facts[int(i)].line}"
     batch.source_of.update(reports=source, xbrl=source)
     batch.fills = True

@@ -80,7 +80,7 @@ def unmark(doc: Document, ids: list[str]) -> Document:
             span[1] = moved(position)
         elif not end and span[0] < 0:
             span[0] = moved(position)
-    clean = bare if not spare else _kept(text, keep)
+    clean = bare if not spare else codes[keep].tobytes().decode("utf-32-le")
     return replace(doc, text=clean,
                    sections=[replace(s, start=moved(s.start), end=moved(s.end)) for s in doc.sections],
                    blocks=[replace(b, start=moved(b.start), end=moved(b.end)) for b in doc.blocks],
@@ -94,9 +94,3 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     while end > start and text[end - 1].isspace():
         end -= 1
     return start, end
-
-
-def _kept(text: str, keep: np.ndarray) -> str:
-    """The characters of a text that `keep` keeps."""
-    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)[keep]
-    return codes.tobytes().decode("utf-32-le")
