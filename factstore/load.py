@@ -194,7 +194,7 @@ def _filer(db: Db, source: str, entity: str | int | None, cik: int | str | None,
     if said is not None and said != row[0]:
         raise LoadError(source, f"the document is CIK {said} ({label or 'unnamed'}), but {entity} is CIK {row[0]} "
                                 f"({row[1]}) in the store", field="cik" if cik is not None else "entity")
-    return Filer(entity_id, row[0], row[1], tuple(row[2] or ()))
+    return Filer(entity_id, row[0], row[1], tuple(dict.fromkeys([*(row[2] or ()), *cover.tickers])))
 
 
 def _cik(value: int | str, source: str) -> int:

@@ -150,7 +150,7 @@ class FactStore:
         inline XBRL cover, else the `name` given or on its cover page; one the store does not hold is added as
         the document says. Its filing: the one the store knows by accession (given, or in the file's name) or by
         form and filing day, whose form, period and acceptance time it takes; else the form and period given or
-        on its cover, accepted at `accepted_at` (a day, or a moment: UTC unless it says) or at the end of the
+        on its cover, accepted at `accepted_at` (ISO 8601: a day, or a moment, UTC unless it says) or at the end of the
         day in its file name (NVDA_10-K_2025-02-26.html). An inline XBRL document's facts are loaded with it
         (as load_xbrl loads them). A contradiction is a LoadError. Loading again adds nothing."""
         return load.filing(self.db, path, entity, cik=cik, name=name, accession=accession, form=form,

@@ -54,15 +54,22 @@ SELECT entity_id, concept, unit, period_start, period_end, old_value, new_value,
 FROM ordered
 WHERE old_value IS NOT NULL AND is_restatement(old_value, new_value);
 
--- Where each XBRL figure is printed in its filing's stored text: one row per tagged occurrence (the fact's own
--- ix:nonFraction and the copies that agree with it), `shown` being text[start_char:end_char]; occurrence 1 is the
--- primary statement's (a table of the financial statements' Item: 8 of a 10-K, Part I Item 1 of a 10-Q), then
--- other tables, then text, each in document order.
-CREATE OR REPLACE VIEW fact_citations AS
+-- fact_occurrences: where XBRL figures are printed in their filings' stored text, one row per tagged occurrence (the
+-- fact's own ix:nonFraction and the copies that agree with it), `shown` being text[start_char:end_char], of the
+-- figures of a filing, concept key ('concept|Axis=Member'), unit and period given (NULL: any); occurrence 1 is the
+-- primary statement's (a table of the financial statements' Item: 8 of a 10-K, Part I Item 1 of a 10-Q), then other
+-- tables, then text, each in document order. The figures are chosen before their occurrences are ranked.
+CREATE OR REPLACE MACRO fact_occurrences(filing, concept_key, unit_name, period_from, period_to) AS TABLE
 WITH occurrences AS (
     SELECT filing_id, entity_id, fact_id, concept, dims, period_start, period_end, unit, value, decimals,
         accepted_at, unnest(list_prepend(fact_id, coalesce(copies, []::VARCHAR[]))) AS element_id
-    FROM xbrl_facts WHERE numeric AND fact_id IS NOT NULL),
+    FROM xbrl_facts WHERE numeric AND fact_id IS NOT NULL
+        AND (filing IS NULL OR filing_id = filing)
+        AND (concept_key IS NULL OR (concept = split_part(concept_key, '|', 1)
+             AND dims IS NOT DISTINCT FROM nullif(split_part(concept_key, '|', 2), '')))
+        AND (unit_name IS NULL OR unit = unit_name)
+        AND (period_to IS NULL OR (period_end = period_to::DATE
+             AND period_start IS NOT DISTINCT FROM period_from::DATE))),
 placed AS (
     SELECT o.*, s.start_char, s.end_char, substr(d.text, s.start_char + 1, s.end_char - s.start_char) AS shown,
         b.kind AS block_kind, i.part, i.item,
@@ -78,10 +85,12 @@ SELECT * EXCLUDE (in_statements), row_number() OVER (PARTITION BY filing_id, fac
     ORDER BY in_statements DESC, block_kind = 'table' DESC, start_char) AS occurrence
 FROM placed;
 
+-- Where each XBRL figure is printed in its filing's stored text: every figure's occurrences (fact_occurrences).
+CREATE OR REPLACE VIEW fact_citations AS
+SELECT * FROM fact_occurrences(NULL, NULL, NULL, NULL, NULL);
+
 -- fact_printed: where a reported figure (a filing's fact: its reports key, unit and period) is printed in that
 -- filing's stored text, its primary occurrence; no row where the filing was not loaded as inline XBRL.
 CREATE OR REPLACE MACRO fact_printed(filing, concept_key, unit_name, period_from, period_to) AS TABLE
-SELECT filing_id AS doc_id, start_char, end_char, shown FROM fact_citations
-WHERE filing_id = filing AND concept = split_part(concept_key, '|', 1)
-    AND dims IS NOT DISTINCT FROM nullif(split_part(concept_key, '|', 2), '') AND unit = unit_name
-    AND period_start IS NOT DISTINCT FROM period_from::DATE AND period_end = period_to::DATE AND occurrence = 1;
+SELECT filing_id AS doc_id, start_char, end_char, shown
+FROM fact_occurrences(filing, concept_key, unit_name, period_from, period_to) WHERE occurrence = 1;

@@ -48,6 +48,7 @@ def test_wells_fargo_loads_from_the_document_alone(real):
         assert filing["form"] == _dei(path, "DocumentType") == "10-K"
         assert str(filing["period_end"])[:10] == "2024-12-31"  # DocumentPeriodEndDate: December 31, 2024
         assert filing["accepted_at"] == _end_of_day(date(2025, 2, 25))  # the file name's day, end of day
+        assert filing["accepted_note"] == "filing date only (file name): end of day, New York"
         again = s.load_filing(path, progress=False)
         assert (again.documents, again.filings, again.entities) == (0, 0, 0)
         hits = s.search("consent orders asset cap", strategy="scoped", filters={"company": "Wells Fargo"})

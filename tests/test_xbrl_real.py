@@ -302,3 +302,28 @@ def test_a_fact_says_where_its_figure_is_printed(real, apple):
     assert later.source != "0000320193-24-000123" and later.printed == printed
     # a derived figure is printed nowhere; its parts are
     assert apple.fact("AAPL", "revenue", period="2024Q4", as_of="2024-11-02").printed is None
+
+
+@pytest.mark.parametrize("given", ["2010/10/25", "10/25/2010", "20101025", "Oct 25 2010", "10/09/2010"])
+def test_an_acceptance_not_written_in_iso_is_refused_not_read_as_midnight_utc(real, tmp_path, given):
+    with factstore.open(tmp_path / "nflx.duckdb") as store:
+        with pytest.raises(LoadError, match="give a day as YYYY-MM-DD") as err:
+            store.load_xbrl(REAL / "xbrl/nflx-20100930.xml", accession="0001193125-10-235785", accepted_at=given,
+                            progress=False)
+        assert err.value.field == "accepted_at"
+        assert store.sql("SELECT count(*) AS n FROM filings")["n"][0] == 0
+        (report,) = store.load_xbrl(REAL / "xbrl/nflx-20100930.xml", accession="0001193125-10-235785",
+                                    accepted_at="2010-10-25", progress=False)
+        filing = store.sql("SELECT accepted_at, accepted_precision, accepted_note FROM filings").iloc[0]
+        # a day alone is public from the end of that day in New York, never from its midnight UTC
+        assert (str(filing["accepted_at"]), filing["accepted_precision"]) == ("2010-10-26 03:59:59", "date")
+        assert "(given)" in filing["accepted_note"]
+
+
+def test_a_company_held_before_gains_the_covers_ticker(real, tmp_path):
+    with factstore.open(tmp_path / "fsds.duckdb") as store:
+        store.load_fsds([real / "fsds" / "2009q3", real / "fsds" / "2010q2"], progress=False)
+        assert store.sql("SELECT count(*) AS n FROM entities WHERE cik = 1065280")["n"][0] == 1
+        store.load_xbrl(REAL / "xbrl/nflx-20100930.xml", accession="0001193125-10-235785",
+                        accepted_at="2010-10-25T20:05:00Z", progress=False)
+        assert store.resolve_entity("NFLX") == "0001065280"

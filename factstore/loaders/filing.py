@@ -20,6 +20,8 @@ from factstore.timing import Place, as_of_timestamp, filing_date, resolve_accept
 
 ACCESSION = re.compile(r"(?<!\d)(\d{10})-?(\d{2})-?(\d{6})(?!\d)")  # 0000320193-24-000123
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+# a moment as ISO 8601 writes it: a day, then a time of day, with its offset or Z where it is not UTC
+_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:?\d{2})?")
 _HTML = re.compile(rb"<(?:html|body|div|p|table|font)\b", re.IGNORECASE)
 
 
@@ -76,7 +78,7 @@ def read_filing(path: str | Path, body: bytes, filer: Filer, filings: pd.DataFra
     end = _day(period_end, source, "period_end")
     _agreed(end, cover.period_end, cover, source, "period_end")
     given = given_acceptance(accepted_at if accepted_at is not None else named.day, source,
-                             accession or Path(path).name)
+                             accession or Path(path).name, "given" if accepted_at is not None else "file name")
     if accession is None and form and given:
         same = filings[(filings["entity_id"] == filer.entity_id) & (filings["form"].str.upper() == form)
                        & (pd.to_datetime(filings["filed"]).dt.date == given[1])]
@@ -115,18 +117,25 @@ def _agreed(given: Any, said: Any, cover: Cover, source: str, name: str) -> Any:
     return said if given is None else given
 
 
-def given_acceptance(value: Any, source: str, accession: str) -> tuple[datetime, date, str, str] | None:
+def given_acceptance(value: Any, source: str, accession: str, how: str = "given"
+                     ) -> tuple[datetime, date, str, str] | None:
     """A given acceptance as (UTC moment, filing date, precision, note): a day alone is the end of that day in
     New York (as filings known to the day only are), a moment is UTC unless it says otherwise; either read by the
-    one rule of acceptance times (no filing date is given beside it: only its bounds apply)."""
+    one rule of acceptance times (no filing date is given beside it: only its bounds apply). Text is ISO 8601
+    only: '10/09/1999' or '2010/10/25' is refused, never read as a moment at midnight UTC or a guessed day order.
+    `how` says where a day came from, for the note."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     where = lambda i: Place(source, accession, "accepted_at", "accepted_at")  # noqa: E731
     day_only = isinstance(value, str) and _DAY.fullmatch(value.strip())
+    if isinstance(value, str) and not day_only and not _MOMENT.fullmatch(value.strip()):
+        raise LoadError(source, f"cannot read {value!r}: give a day as YYYY-MM-DD (the end of that day in New York) "
+                                "or a moment as YYYY-MM-DDTHH:MM:SS (UTC unless it gives its offset)",
+                        field="accepted_at")
     if day_only or (isinstance(value, date) and not isinstance(value, datetime)):
         day = _day(value, source, "accepted_at")
         (read,) = resolve_acceptances([None], [day], where)
-        return read.at, day, read.precision, "filing date only (given): end of day, New York"
+        return read.at, day, read.precision, f"filing date only ({how}): end of day, New York"
     try:
         at = as_of_timestamp(value)
     except ValueError as exc:

@@ -40,7 +40,7 @@ def xbrl_batch(document: Document, filer: Filer, filings: pd.DataFrame, cover: C
                                 f"(CIK {filer.cik})", field="entity")
     named = read_file_name(source)
     given = given_acceptance(accepted_at if accepted_at is not None else named.day, source,
-                             accession or Path(source).name)
+                             accession or Path(source).name, "given" if accepted_at is not None else "file name")
     if accession is None:
         same = filings[(filings["entity_id"] == filer.entity_id) & (filings["form"].str.upper() == cover.form)
                        & (pd.to_datetime(filings["period_end"]).dt.date == cover.period_end)]

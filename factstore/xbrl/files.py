@@ -49,7 +49,7 @@ def read_body(body: bytes, source: str) -> Document:
     try:
         root = etree.fromstring(body, _PARSER)
     except etree.XMLSyntaxError as exc:
-        raise LoadError(source, f"not well-formed XML (inline XBRL is XHTML): {exc}") from exc
+        raise LoadError(source, f"not well-formed XML: {exc}") from exc
     if root.tag == f"{{{XBRLI}}}xbrl":
         return read_instance(root, source)
     if inline_namespace(root) is not None:
