@@ -14,7 +14,12 @@ IX = "{http://www.xbrl.org/2013/inlineXBRL}nonFraction"
 HEADER = "{http://www.xbrl.org/2013/inlineXBRL}header"
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
+# two in the default run (an inline 10-Q, a 1999 page without XBRL); the other filings under the slow marker
+QUICK = ("AAPL_10-Q_2025-05-02_aapl-20250329.htm", "10-K_1999_0000950153-99-001234.html")
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=() if n in QUICK else pytest.mark.slow)
+                                  for n in sorted(EXPECTED)])
 def test_the_marked_parse_is_the_plain_parse_with_every_figure_located(real, name):
     html = (FILINGS / name).read_text(encoding="utf-8", errors="replace")
     plain, tagged = parse_filing(html), parse_tagged(html)

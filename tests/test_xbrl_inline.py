@@ -14,6 +14,8 @@ import factstore
 from factstore.errors import LoadError
 from factstore.xbrl.files import read_body
 from factstore.xbrl.model import resolve_duplicates
+from tests.helpers import budget
+from tests.helpers import examples as hypothesis_budget
 
 HEAD = """<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"
  xmlns:ixt="http://www.xbrl.org/inlineXBRL/transformation/2020-02-12" xmlns:xbrli="http://www.xbrl.org/2003/instance"
@@ -119,12 +121,16 @@ def _found(document: str) -> list[tuple]:
             for f in read.facts]
 
 
-@settings(max_examples=150, deadline=None)
-@given(documents())
-def test_generated_documents_give_the_generators_facts(case: tuple[str, list[dict]]) -> None:
-    document, facts = case
-    want = [(f["concept"], f["context"], f["unit"], f["value"], f["decimals"]) for f in facts]
-    assert Counter(_found(document)) == Counter(want)
+@budget(50, 150)
+def test_generated_documents_give_the_generators_facts(examples: int) -> None:
+    @settings(**hypothesis_budget(examples, 150), deadline=None)
+    @given(documents())
+    def agree(case: tuple[str, list[dict]]) -> None:
+        document, facts = case
+        want = [(f["concept"], f["context"], f["unit"], f["value"], f["decimals"]) for f in facts]
+        assert Counter(_found(document)) == Counter(want)
+
+    agree()
 
 
 def _doc(body: str, hidden: str = "") -> str:

@@ -184,8 +184,8 @@ def test_text_facts_and_exact_values_are_kept_as_stated(apple):
 
 
 @pytest.mark.parametrize(("name", "cik", "company", "numbers"), [
-    ("NVDA_10-K_2025-02-26.html", 1045810, "NVIDIA CORP", 900),
-    ("GOOGL_10-K_2025-02-05.html", 1652044, "Alphabet Inc.", 1000),
+    pytest.param("NVDA_10-K_2025-02-26.html", 1045810, "NVIDIA CORP", 900, marks=pytest.mark.slow),
+    pytest.param("GOOGL_10-K_2025-02-05.html", 1652044, "Alphabet Inc.", 1000, marks=pytest.mark.slow),
     ("WFC_10-K_2025-02-25.html", 72971, "WELLS FARGO & COMPANY/MN", 5)])
 def test_a_10k_loads_its_facts_and_its_company_from_the_cover_alone(real, tmp_path, name, cik, company, numbers):
     with factstore.open(tmp_path / "fresh.duckdb") as store:
@@ -272,7 +272,7 @@ def test_the_secs_zip_of_a_filing_reads_its_inline_document_else_its_instance(re
         assert store.sql("SELECT filing_id FROM filings")["filing_id"][0] == "0000320193-25-000057"
 
 
-@pytest.mark.parametrize("xbrl_first", [False, True])
+@pytest.mark.parametrize("xbrl_first", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_fsds_and_the_filings_xbrl_are_the_same_facts_in_either_order(real, tmp_path, xbrl_first):
     with factstore.open(tmp_path / "both.duckdb") as store:
         store.load_companyfacts(real / "companyfacts" / "CIK0000320193.json",
