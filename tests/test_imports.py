@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import tomllib
 from pathlib import Path
 
 import factstore
@@ -126,3 +127,10 @@ def test_the_question_banks_oracle_imports_nothing_of_ours():
     assert {n.split(".")[0] for n in names} <= {"__future__", "argparse", "collections", "csv", "dataclasses",
                                                 "datetime", "decimal", "json", "math", "pathlib", "random", "re",
                                                 "sys", "typing", "functools", "itertools", "bisect"}, sorted(names)
+
+
+def test_every_package_is_in_the_wheels_list():
+    """pyproject.toml lists the packages the wheel ships; a subpackage left out is missing from an install."""
+    listed = set(tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(PACKAGE.parent).parts) for p in PACKAGE.rglob("__init__.py")}
+    assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
