@@ -25,8 +25,14 @@ def read_instance(root: etree._Element, source: str) -> Document:
     """The facts of an instance document's root (`xbrli:xbrl`), in document order."""
     known_contexts, known_units = contexts(root, source), units(root, source)
     facts = []
+    names: dict[tuple[str, str | None], tuple[str, str]] = {}  # (tag, prefix) -> (namespace, concept)
     for element in root.iterchildren(tag=etree.Element):
-        namespace = etree.QName(element).namespace
+        tag, prefix = element.tag, element.prefix
+        name = names.get((tag, prefix))
+        if name is None:
+            namespace, _, local = tag[1:].partition("}")
+            name = names[tag, prefix] = namespace, f"{standard_prefix(namespace, prefix or '')}:{local}"
+        namespace, concept = name
         if namespace in (XBRLI, LINK):
             continue
         line = element.sourceline
@@ -50,7 +56,6 @@ def read_instance(root: etree._Element, source: str) -> Document:
             value = plain(exact(element.text or "", source, line))
         else:
             value = markup_text(element.text or "") if not len(element) else element_text(element)
-        concept = f"{standard_prefix(namespace, element.prefix or '')}:{etree.QName(element).localname}"
         facts.append(Fact(concept, namespace, context, unit, value, element.get("decimals"), unit is not None,
                           element.get("id"), line))
     return Document(source, "instance", facts)

@@ -117,8 +117,11 @@ def plain(number: Decimal) -> str:
     return format(abs(number) if number == 0 else number, "f")
 
 
-_BLOCK_TAG = re.compile(r"</?(?:[\w-]+:)?(?:address|article|blockquote|br|dd|div|dl|dt|h[1-6]|hr|li|ol|p|pre|section|"
-                        r"table|tbody|td|tfoot|th|thead|tr|ul)\b[^>]*>", re.IGNORECASE)
+# (the name in a lookahead: twice as fast as matching it in place, the same tags)
+_BLOCK_TAG = re.compile(r"<(?=/?(?:[\w-]+:)?(?:address|article|blockquote|br|dd|div|dl|dt|h[1-6]|hr|li|ol|p|pre|"
+                        r"section|table|tbody|td|tfoot|th|thead|tr|ul)\b)[^>]*>", re.IGNORECASE)
+# no-break spaces written as references: a space in the text (html.unescape would call Python for each)
+_NBSP = re.compile(r"&(?:#160|#[xX][aA]0|nbsp);")
 _EXCLUDED = re.compile(r"<([\w-]+:)?exclude\b[^>]*?(?:/>|>.*?</\1exclude\s*>)", re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
 
@@ -130,7 +133,9 @@ def markup_text(markup: str) -> str:
     if "exclude" in markup:
         markup = _EXCLUDED.sub("", markup)
     text = _TAG.sub("", _BLOCK_TAG.sub(" ", markup))
-    return " ".join(html.unescape(text).split())
+    if "&" in text:
+        text = html.unescape(_NBSP.sub(" ", text))
+    return " ".join(text.split())
 
 
 def element_text(element: etree._Element) -> str:
@@ -146,29 +151,46 @@ def contexts(parent: etree._Element, source: str) -> dict[str, Context]:
     return out
 
 
+_IDENTIFIER, _INSTANT, _FOREVER = f"{{{XBRLI}}}identifier", f"{{{XBRLI}}}instant", f"{{{XBRLI}}}forever"
+_START, _END, _PERIOD = f"{{{XBRLI}}}startDate", f"{{{XBRLI}}}endDate", f"{{{XBRLI}}}period"
+_EXPLICIT, _TYPED = f"{{{XBRLDI}}}explicitMember", f"{{{XBRLDI}}}typedMember"
+
+
 def _context(element: etree._Element, source: str) -> Context:
+    """One context, read in one pass over its descendants."""
     line = element.sourceline
-    identifier = element.find(f"{{{XBRLI}}}entity/{{{XBRLI}}}identifier")
-    period = element.find(f"{{{XBRLI}}}period")
+    identifier = period = instant = start = end = None
+    forever = False
+    dims = {}
+    for child in element.iter(_IDENTIFIER, _PERIOD, _INSTANT, _FOREVER, _START, _END, _EXPLICIT, _TYPED):
+        tag = child.tag
+        if tag in (_EXPLICIT, _TYPED):
+            _, axis = qname(child, child.get("dimension") or "", source, "dimension")
+            dims[axis] = qname(child, child.text or "", source, "member")[1] if tag == _EXPLICIT else \
+                " ".join("".join(child.itertext()).split())
+        elif tag == _IDENTIFIER:
+            identifier = child
+        elif tag == _PERIOD:
+            period = child
+        elif child.getparent() is period:  # a date of the period itself, not of a typed member's value
+            if tag == _INSTANT:
+                instant = child.text or ""
+            elif tag == _FOREVER:
+                forever = True
+            elif tag == _START:
+                start = child.text or ""
+            else:
+                end = child.text or ""
     if identifier is None or period is None:
         raise LoadError(source, f"line {line}: context {element.get('id')!r} has no entity identifier or period",
                         field="context")
-    instant = period.findtext(f"{{{XBRLI}}}instant")
     if instant is not None:
-        start, end = None, _day(instant, True, source, line)
-    elif period.find(f"{{{XBRLI}}}forever") is not None:
-        start = end = None
+        first, last = None, _day(instant, True, source, line)
+    elif forever:
+        first = last = None
     else:
-        start = _day(period.findtext(f"{{{XBRLI}}}startDate") or "", False, source, line)
-        end = _day(period.findtext(f"{{{XBRLI}}}endDate") or "", True, source, line)
-    dims = {}
-    for member in element.iter(f"{{{XBRLDI}}}explicitMember", f"{{{XBRLDI}}}typedMember"):
-        _, axis = qname(member, member.get("dimension") or "", source, "dimension")
-        if member.tag == f"{{{XBRLDI}}}explicitMember":
-            dims[axis] = qname(member, member.text or "", source, "member")[1]
-        else:
-            dims[axis] = " ".join("".join(member.itertext()).split())
-    return Context(element.get("id"), identifier.get("scheme", ""), (identifier.text or "").strip(), start, end,
+        first, last = _day(start or "", False, source, line), _day(end or "", True, source, line)
+    return Context(element.get("id"), identifier.get("scheme", ""), (identifier.text or "").strip(), first, last,
                    tuple(sorted(dims.items())))
 
 
