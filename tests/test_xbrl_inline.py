@@ -187,6 +187,18 @@ def test_a_standard_taxonomy_is_named_by_its_usual_prefix_whatever_the_document_
     assert (own.concept, own.namespace) == ("acme:Policy", "http://acme.example/20241231")
 
 
+def test_a_prefix_declared_below_the_root_means_what_it_says_there() -> None:
+    """Namespaces are looked up once for the document only where its root declares them all; a prefix declared
+    again deeper (here acme, and ixt for a format) names that element's own namespaces."""
+    inner = ('<div xmlns:acme="http://other.example/2024" xmlns:ixt="http://www.xbrl.org/inlineXBRL/transformation/'
+             '2015-02-26"><ix:nonFraction name="acme:Backlog" contextRef="d" unitRef="usd" decimals="0" '
+             'format="ixt:numdotdecimal">1,234</ix:nonFraction></div>'
+             '<ix:nonFraction name="acme:Backlog" contextRef="d" unitRef="usd" decimals="0">5</ix:nonFraction>')
+    deep, top = read_body(_doc(inner).encode(), "deep.htm").facts
+    assert (deep.namespace, deep.value) == ("http://other.example/2024", "1234")
+    assert (top.namespace, top.value) == ("http://acme.example/20241231", "5")
+
+
 def test_a_typed_dimension_is_its_value(tmp_path) -> None:
     typed = ('<xbrli:context id="t"><xbrli:entity><xbrli:identifier scheme="http://www.sec.gov/CIK">0000000042'
              '</xbrli:identifier><xbrli:segment><xbrldi:typedMember dimension="acme:LoanAxis"><acme:LoanId> L-7 '

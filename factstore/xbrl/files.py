@@ -53,7 +53,9 @@ def read_body(body: bytes, source: str) -> Document:
     if root.tag == f"{{{XBRLI}}}xbrl":
         return read_instance(root, source)
     if inline_namespace(root) is not None:
-        return read_inline(root, source)
+        # where the root's are the only namespace declarations, every element has the root's in scope
+        shared = root.nsmap if body.count(b"xmlns") == len(root.nsmap) else None
+        return read_inline(root, source, shared)
     raise LoadError(source, f"neither an XBRL instance nor an inline XBRL document (root {root.tag})")
 
 

@@ -33,8 +33,9 @@ def inline_namespace(root: etree._Element) -> str | None:
     return found
 
 
-def read_inline(root: etree._Element, source: str) -> Document:
-    """The facts of an inline XBRL document's root, in document order."""
+def read_inline(root: etree._Element, source: str, shared: dict[str | None, str] | None = None) -> Document:
+    """The facts of an inline XBRL document's root, in document order. `shared`: the namespaces every element has in
+    scope, where the document declares none below its root (each element's own map is built otherwise)."""
     ix = inline_namespace(root)
     if ix is None:
         raise LoadError(source, "not an inline XBRL document (no ix:header)")
@@ -53,7 +54,8 @@ def read_inline(root: etree._Element, source: str) -> Document:
         kind = etree.QName(element).localname
         if kind in ("fraction", "tuple"):
             raise LoadError(source, f"line {line}: ix:{kind} is not read", field="name")
-        namespace, concept = qname(element, element.get("name") or "", source, "name")
+        scope = element.nsmap if shared is None else shared
+        namespace, concept = qname(element, element.get("name") or "", source, "name", scope)
         context_id = element.get("contextRef")
         context = known_contexts.get(context_id)
         if context is None:
@@ -64,20 +66,20 @@ def read_inline(root: etree._Element, source: str) -> Document:
             unit = known_units.get(unit_id)
             if unit is None:
                 raise LoadError(source, f"line {line}: unit {unit_id!r} is not defined", field="unitRef")
-            value = None if nil else _number(element, source, line)
+            value = None if nil else _number(element, scope, source, line)
         else:
             unit = None
-            value = None if nil else _formatted(element, _chain(element, continuations, source), source,
+            value = None if nil else _formatted(element, scope, _chain(element, continuations, source), source,
                                                 line)
         facts.append(Fact(concept, namespace, context, unit, value, element.get("decimals"), kind == "nonFraction",
                           element.get("id"), line))
     return Document(source, "inline", facts)
 
 
-def _number(element: etree._Element, source: str, line: int | None) -> str:
+def _number(element: etree._Element, scope: dict[str | None, str], source: str, line: int | None) -> str:
     """A nonFraction's value: its text through its format, times ten to its scale, negated by sign="-"."""
     text = "".join(element.itertext())
-    shown = _formatted(element, text, source, line) if element.get("format") else text
+    shown = _formatted(element, scope, text, source, line) if element.get("format") else text
     number = exact(shown, source, line)
     scale = element.get("scale")
     if scale:
@@ -90,13 +92,14 @@ def _number(element: etree._Element, source: str, line: int | None) -> str:
     return plain(number if number else Decimal(0))
 
 
-def _formatted(element: etree._Element, text: str, source: str, line: int | None) -> str:
-    """Text through the element's ixt transformation, if it names one."""
+def _formatted(element: etree._Element, scope: dict[str | None, str], text: str, source: str,
+               line: int | None) -> str:
+    """Text through the element's ixt transformation, if it names one (`scope`: the namespaces in scope there)."""
     fmt = element.get("format")
     if not fmt:
         return text
     prefix, _, name = fmt.strip().rpartition(":")
-    namespace = element.nsmap.get(prefix or None)
+    namespace = scope.get(prefix or None)
     if namespace is None:
         raise LoadError(source, f"line {line}: format {fmt!r} has an undeclared prefix", field="format")
     try:

@@ -81,10 +81,12 @@ class Document:
     facts: list[Fact]
 
 
-def qname(element: etree._Element, text: str, source: str, field: str) -> tuple[str, str]:
-    """A QName written in an element ('us-gaap:Revenues') as (namespace, name under its standard prefix)."""
+def qname(element: etree._Element, text: str, source: str, field: str,
+          scope: dict[str | None, str] | None = None) -> tuple[str, str]:
+    """A QName written in an element ('us-gaap:Revenues') as (namespace, name under its standard prefix); `scope`:
+    the namespaces in scope there, where known (else the element's own map is built)."""
     prefix, _, local = text.strip().rpartition(":")
-    namespace = element.nsmap.get(prefix or None)
+    namespace = (element.nsmap if scope is None else scope).get(prefix or None)
     if namespace is None or not local:
         raise LoadError(source, f"line {element.sourceline}: {text!r} is not a QName declared in the document",
                         field=field)
