@@ -47,9 +47,12 @@ class Fact:
     printed: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready fields (dates and times as ISO strings)."""
+        """Plain JSON-ready fields (dates and times as ISO strings; a time, the parts' included, in UTC with its
+        zone)."""
         def plain(v: Any) -> Any:
-            if isinstance(v, datetime | date):
+            if isinstance(v, datetime):
+                return (v if v.tzinfo else v.replace(tzinfo=UTC)).isoformat()  # the store's times are UTC
+            if isinstance(v, date):
                 return v.isoformat()
             if isinstance(v, dict):
                 return {k: plain(x) for k, x in v.items()}

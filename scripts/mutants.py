@@ -501,6 +501,10 @@ MUTANTS: list[Mutant] = [
            asked("test_an_inserted_qualifier_is_refused_by_name_or_leaves_the_oracles_value")),
     Mutant("question words kept in the query", "factstore/text/search.py",
            "and t not in question_words()] or terms", "] or terms", RANKING),
+    Mutant("XBRL: the root's namespaces taken for every element", "factstore/xbrl/files.py",
+           'root.nsmap if body.count(b"xmlns") == len(root.nsmap) else None', "root.nsmap", XBRL_INLINE),
+    Mutant("JSON: the parts' times without their zone", "factstore/facts.py",
+           "(v if v.tzinfo else v.replace(tzinfo=UTC)).isoformat()", "v.isoformat()", ("tests/test_cli.py",)),
 ]
 
 

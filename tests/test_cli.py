@@ -6,6 +6,7 @@ import argparse
 import json
 import subprocess
 import sys
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -53,6 +54,11 @@ def test_fact_json_equals_the_api(db, capsys):
     with factstore.open(db, read_only=True) as store:
         expected = store.fact("RPS", "Revenues", period="FY2019", as_of="2020-03-01").to_dict()
     assert printed == expected and printed["value"] == 420.0 and printed["source"] == "D000002"
+    # every time, the parts' too, is UTC with its zone: read back, it is the API's moment
+    times = [printed["accepted_at"], printed["known_since"]] + [
+        p[k] for p in printed["parts"] for k in ("accepted_at", "first_accepted_at")]
+    assert times and all(datetime.fromisoformat(t).utcoffset() == timedelta(0) for t in times)
+    assert datetime.fromisoformat(printed["parts"][0]["accepted_at"]) == datetime.fromisoformat(printed["accepted_at"])
 
 
 def test_fact_not_known_exits_1_with_reason(db, capsys):

@@ -164,7 +164,7 @@ def _context(element: etree._Element, source: str) -> Context:
     identifier = period = instant = start = end = None
     forever = False
     dims = {}
-    for child in element.iter(_IDENTIFIER, _PERIOD, _INSTANT, _FOREVER, _START, _END, _EXPLICIT, _TYPED):
+    for child in element.iter(_IDENTIFIER, _PERIOD, _EXPLICIT, _TYPED):
         tag = child.tag
         if tag in (_EXPLICIT, _TYPED):
             _, axis = qname(child, child.get("dimension") or "", source, "dimension")
@@ -172,20 +172,21 @@ def _context(element: etree._Element, source: str) -> Context:
                 " ".join("".join(child.itertext()).split())
         elif tag == _IDENTIFIER:
             identifier = child
-        elif tag == _PERIOD:
+        else:
             period = child
-        elif child.getparent() is period:  # a date of the period itself, not of a typed member's value
-            if tag == _INSTANT:
-                instant = child.text or ""
-            elif tag == _FOREVER:
-                forever = True
-            elif tag == _START:
-                start = child.text or ""
-            else:
-                end = child.text or ""
     if identifier is None or period is None:
         raise LoadError(source, f"line {line}: context {element.get('id')!r} has no entity identifier or period",
                         field="context")
+    for child in period.iterchildren(_INSTANT, _FOREVER, _START, _END):
+        tag = child.tag
+        if tag == _INSTANT:
+            instant = child.text or ""
+        elif tag == _FOREVER:
+            forever = True
+        elif tag == _START:
+            start = child.text or ""
+        else:
+            end = child.text or ""
     if instant is not None:
         first, last = None, _day(instant, True, source, line)
     elif forever:
