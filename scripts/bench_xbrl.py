@@ -6,7 +6,8 @@ parser, on the same real files (shared/real), in one run; then factstore's fixed
 
 Neither Arelle nor edgartools is a dependency of factstore: a baseline that is not installed is left out, saying
 so. Arelle runs offline: it reads each file without its taxonomy (which it would otherwise fetch), so its times
-here are below what it costs with the DTS loaded. Each time is the best of `--repeat` runs.
+here are below what it costs with the DTS loaded. Each time is the best of `--repeat` runs, the readers taking
+turns run by run.
 """
 
 from __future__ import annotations
@@ -98,13 +99,23 @@ def compare(real: Path, repeat: int) -> None:
     ratios: dict[str, list[float]] = {n: [] for n in baselines}
     for name in INSTANCES + INLINE:
         path = real / name
-        mine, facts = best(ours(path), repeat)
+        runs = {"ours": ours(path)} | {base: reader(path) for base, reader in baselines.items()
+                                       if reader is not None and not (base == "edgartools" and name in INLINE)}
+        # interleaved, one run of each in turn, so that a slower spell of a shared machine falls on all of them
+        times: dict[str, list[float]] = {who: [] for who in runs}
+        facts = 0
+        for _ in range(repeat):
+            for who, run in runs.items():
+                spent, count = best(run, 1)
+                times[who].append(spent)
+                facts = count if who == "ours" else facts
+        mine = min(times["ours"])
         row = f"{Path(name).name[:48]:48} {facts:>6} {mine * 1000:>8.1f} "
-        for base, reader in baselines.items():
-            if reader is None or (base == "edgartools" and name in INLINE):
+        for base in baselines:
+            if base not in times:
                 row += f"{'-':>14} {'-':>6} "
                 continue
-            theirs, _ = best(reader(path), max(1, repeat // 2))
+            theirs = min(times[base])
             ratios[base].append(theirs / mine)
             row += f"{theirs * 1000:>14.1f} {theirs / mine:>5.1f}x "
         print(row)
