@@ -127,7 +127,7 @@ def _pick(db: Db, rows: list[dict[str, Any]], entity_id: str, concepts: list[str
              else _first_filings(db, r.get("parts") or [own], r["unit"], concepts, entity_id))
     newest = max(parts, key=lambda p: p["first_accepted_at"])
     concept = r.get("concept") or concepts[0]
-    printed = None if r.get("derived") else _printed(db, [r["filing_id"], newest["first_filing_id"]], concept,
+    where = None if r.get("derived") else printed(db, [r["filing_id"], newest["first_filing_id"]], concept,
                                                      r["unit"], r["period_start"], r["period_end"])
     return Fact(
         entity=entity_id, concept=concept, value=float(r["value"]),
@@ -136,11 +136,12 @@ def _pick(db: Db, rows: list[dict[str, Any]], entity_id: str, concepts: list[str
         fiscal_period=r.get("fiscal_period"), derived=bool(r.get("derived", False)),
         formula=r.get("formula"), warnings=tuple(warnings), parts=tuple(parts),
         known_since=pd.Timestamp(newest["first_accepted_at"], tz=UTC), first_source=newest["first_filing_id"],
-        first_form=newest["first_form"], printed=printed)
+        first_form=newest["first_form"], printed=where)
 
 
-def _printed(db: Db, filings: list[str], concept: str, unit: str, start: Any, end: Any) -> dict[str, Any] | None:
-    """Where a figure is printed: in the first of these filings whose inline XBRL document is stored with it."""
+def printed(db: Db, filings: list[str], concept: str, unit: str, start: Any, end: Any) -> dict[str, Any] | None:
+    """Where a figure is printed (doc_id, start_char, end_char, shown: its tag's primary occurrence): in the first
+    of these filings whose inline XBRL document is stored with it."""
     if "printed" not in db.memo:
         db.memo["printed"] = db.one("SELECT count(*) > 0 FROM fact_spans")[0]
     for filing in dict.fromkeys(filings) if db.memo["printed"] else ():

@@ -503,6 +503,9 @@ MUTANTS: list[Mutant] = [
            "and t not in question_words()] or terms", "] or terms", RANKING),
     Mutant("XBRL: the root's namespaces taken for every element", "factstore/xbrl/files.py",
            'root.nsmap if body.count(b"xmlns") == len(root.nsmap) else None', "root.nsmap", XBRL_INLINE),
+    Mutant("ask: a figure found in the text where its tag's span is known", "factstore/ask/route.py",
+           "        if tagged:\n", "        if False:\n",
+           ("tests/test_xbrl_real.py::test_ask_cites_a_figure_at_its_tag_where_its_filing_was_loaded_with_it",)),
     Mutant("JSON: the parts' times without their zone", "factstore/facts.py",
            "(v if v.tzinfo else v.replace(tzinfo=UTC)).isoformat()", "v.isoformat()", ("tests/test_cli.py",)),
 ]

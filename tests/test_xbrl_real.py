@@ -304,6 +304,21 @@ def test_a_fact_says_where_its_figure_is_printed(real, apple):
     assert apple.fact("AAPL", "revenue", period="2024Q4", as_of="2024-11-02").printed is None
 
 
+def test_ask_cites_a_figure_at_its_tag_where_its_filing_was_loaded_with_it(real, apple):
+    apple.load_filing(REAL / APPLE_10K, progress=False)
+    answer = apple.ask("What was Apple's revenue in fiscal 2024?", as_of="2024-11-02")
+    (cite,) = answer.citations
+    tag = apple.sql("""SELECT start_char, end_char, shown FROM fact_citations WHERE filing_id = ? AND occurrence = 1
+        AND concept = 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax' AND dims IS NULL
+        AND period_start = '2023-10-01' AND period_end = '2024-09-28'""", ["0000320193-24-000123"]).iloc[0]
+    assert (cite.doc, cite.start, cite.end, cite.text) == ("0000320193-24-000123", tag["start_char"],
+                                                           tag["end_char"], "391,035")
+    # each part of a derived figure is cited at its own tag: Q4 = FY - 9M, the year from the 10-K
+    q4 = apple.ask("What was Apple's revenue in Q4 fiscal 2024?", as_of="2024-11-02")
+    year = [c for c in q4.citations if c.doc == "0000320193-24-000123"]
+    assert [(c.start, c.text) for c in year] == [(tag["start_char"], "391,035")]
+
+
 @pytest.mark.parametrize("given", ["2010/10/25", "10/25/2010", "20101025", "Oct 25 2010", "10/09/2010"])
 def test_an_acceptance_not_written_in_iso_is_refused_not_read_as_midnight_utc(real, tmp_path, given):
     with factstore.open(tmp_path / "nflx.duckdb") as store:

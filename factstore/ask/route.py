@@ -17,6 +17,7 @@ import pandas as pd
 from factstore import resolve
 from factstore.ask.parse import Entity, Reading, changes_figure, parse
 from factstore.errors import NotFound
+from factstore.facts import printed
 from factstore.metrics import Figure, figure, metric_named, previous
 from factstore.text import index
 from factstore.text.tokenize import normalize, tokenize
@@ -271,9 +272,7 @@ def _figure_span(text: str, value: float, unit: str, labels: tuple[str, ...]) ->
     fallback = None
     for form in _renderings(value, unit):
         for m in re.finditer(_FIGURE_EDGE.pattern.format(re.escape(form)), text):
-            start, end = m.span(1)
-            if value < 0 and text[start - 1:start] == "(" and text[end:end + 1] == ")":
-                start, end = start - 1, end + 1
+            start, end = _loss(text, *m.span(1), value)
             line = normalize(text[text.rfind("\n", 0, start) + 1:start])
             if any(label in line for label in labels):
                 return start, end, text[start:end]
@@ -282,9 +281,17 @@ def _figure_span(text: str, value: float, unit: str, labels: tuple[str, ...]) ->
     return fallback
 
 
+def _loss(text: str, start: int, end: int, value: float) -> tuple[int, int]:
+    """A figure's span, with the parentheses that print it as a loss where its value is negative."""
+    if value < 0 and text[start - 1:start] == "(" and text[end:end + 1] == ")":
+        return start - 1, end + 1
+    return start, end
+
+
 def _cite(db: Db, f: Figure) -> tuple[Citation, ...]:
     """One citation per part: the filing that first reported its current value, with the figure's span in
-    that filing's text where the store keeps it."""
+    that filing's text where the store keeps it: its inline XBRL tag's where the filing was loaded with it,
+    else the figure found in the text."""
     docs = sorted({part.filing_id for part in f.parts})
     texts = dict(db.sql("SELECT doc_id, text FROM documents WHERE list_contains(?, doc_id)", [docs]
                            ).itertuples(index=False))
@@ -292,7 +299,12 @@ def _cite(db: Db, f: Figure) -> tuple[Citation, ...]:
     for part in dict.fromkeys(f.parts):
         metric = metric_named(part.metric)
         text = texts.get(part.filing_id) or ""
-        span = _figure_span(text, part.cited_value, part.unit, metric.labels or metric.words) if text else None
+        tagged = printed(db, [part.filing_id], part.concept, part.unit, part.start, part.end) if text else None
+        if tagged:
+            start, end = _loss(text, tagged["start_char"], tagged["end_char"], part.cited_value)
+            span = start, end, text[start:end]
+        else:
+            span = _figure_span(text, part.cited_value, part.unit, metric.labels or metric.words) if text else None
         start, end, quote = span or (None, None, "")
         out.append(Citation(part.filing_id, start, end, quote, form=part.form,
                             accepted_at=part.accepted_at.to_pydatetime().replace(tzinfo=None)))
