@@ -313,7 +313,8 @@ def day(value: Any, name: str) -> date | None:
 
 def reporting_currency(db: Db, entity_id: str) -> str | None:
     """The currency an entity reports in (sql/macros.sql's reporting_currency)."""
-    return db.one("SELECT reporting_currency(?)", [entity_id])[0]
+    row = db.one("SELECT currency FROM reporting_currencies() WHERE entity_id = ?", [entity_id])
+    return row[0] if row else None
 
 
 def check_mode(mode: str) -> None:

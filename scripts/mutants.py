@@ -506,6 +506,8 @@ MUTANTS: list[Mutant] = [
     Mutant("ask: a figure found in the text where its tag's span is known", "factstore/ask/route.py",
            "        if tagged:\n", "        if False:\n",
            ("tests/test_xbrl_real.py::test_ask_cites_a_figure_at_its_tag_where_its_filing_was_loaded_with_it",)),
+    Mutant("SQL: reporting_currency takes only an entity_id", "sql/macros.sql",
+           "WHERE entity_id = entity_key(entity));", "WHERE entity_id = entity);", ("tests/test_views.py",)),
     Mutant("JSON: the parts' times without their zone", "factstore/facts.py",
            "(v if v.tzinfo else v.replace(tzinfo=UTC)).isoformat()", "v.isoformat()", ("tests/test_cli.py",)),
 ]

@@ -430,9 +430,9 @@ SELECT entity_id, unit AS currency FROM reports WHERE regexp_full_match(unit, '[
 GROUP BY entity_id, unit
 QUALIFY row_number() OVER (PARTITION BY entity_id ORDER BY count(*) DESC, unit) = 1;
 
--- The currency an entity reports in (reporting_currencies).
+-- The currency an entity reports in (reporting_currencies), the entity as entity_key reads it (ticker, CIK, name).
 CREATE OR REPLACE MACRO reporting_currency(entity) AS (
-    SELECT currency FROM reporting_currencies() WHERE entity_id = entity);
+    SELECT currency FROM reporting_currencies() WHERE entity_id = entity_key(entity));
 
 -- Each quarter known at as_of with its trailing twelve months: the sum of it and the three quarters before when
 -- they are consecutive fiscal quarters of a duration (a balance: its own value), known once all four are.

@@ -161,6 +161,9 @@ def test_the_macros_take_tickers_names_and_dates_as_text_and_refuse_what_they_ca
         pd.testing.assert_frame_equal(s.sql(sql.format(moment, entity)), want)
     with pytest.raises(FactstoreError, match="unknown entity 'ZZZZ'"):
         s.sql(sql.format("NULL", "'ZZZZ'"))
+    # a foreign filer's currency by its ticker, as by its id (it was NULL by ticker)
+    assert s.sql("SELECT reporting_currency('tsm') AS c, reporting_currency(entity_key('TSM')) AS d").values.tolist() \
+        == [["TWD", "TWD"]]
     with pytest.raises(FactstoreError, match="'NVDA' is no entity_id; entity_key"):  # a point lookup takes the id
         s.sql("SELECT * FROM fact_asof('NVDA', ['us-gaap:Revenues'], NULL, DATE '2024-01-28')")
     point = "SELECT value FROM fact_asof({}, ['us-gaap:NetIncomeLoss'], DATE '2023-01-30', DATE '2024-01-28')"

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import factstore
+from factstore.errors import FactstoreError
 from factstore.resources import CATALOG_SQL, sql_text
 from tests import oracle
 from tests.filers import generate
@@ -123,6 +124,14 @@ def test_rounding_threshold_is_half_a_percent():
             assert fact.value == changes[concept][1]
     assert oracle.is_restatement(1_000_000.0, 1_005_000.0) and not oracle.is_restatement(1_000_000.0, 1_004_999.0)
 
+
+
+def test_reporting_currency_takes_an_entity_as_entity_key_reads_it(filed):
+    _, store = filed
+    got = store.sql("SELECT reporting_currency('AAA') AS a, reporting_currency('aaa') AS b")
+    assert got.values.tolist() == [["USD", "USD"]]
+    with pytest.raises(FactstoreError, match="unknown entity 'ZZZZ'"):
+        store.sql("SELECT reporting_currency('ZZZZ')")
 
 
 def test_the_sql_and_python_entity_ids_of_a_cik_agree():
