@@ -162,3 +162,13 @@ def test_cli_ask_json(store, tmp_path, capsys):
     printed = json.loads(capsys.readouterr().out)
     assert printed["kind"] == "fact" and printed["as_of"] == "2020-06-30T00:00:00"
     assert printed["value"] == store.ask("What was Rapsa's revenue in Q4 2019?", as_of="2020-06-30").value
+
+
+def test_the_real_evaluations_reading_of_a_cited_figure():
+    """A cited span read as the values it may stand for: a loss in parentheses is negative, a per-share figure is as
+    printed, and a tag printing no number (a zero as a dash) stands for none, never a crash of the evaluation."""
+    from factstore.evaluate.ask import _printed
+
+    assert -885e6 in _printed("(885)", "USD") and 391_035e6 in _printed("391,035", "USD")
+    assert _printed("6.08", "USD/shares") == [6.08]
+    assert _printed("—", "USD") == [] and _printed("none", "USD") == []

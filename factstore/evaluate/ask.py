@@ -350,8 +350,11 @@ def real_questions(real: str | Path, path: str | Path = REAL_QUESTIONS) -> pd.Da
 
 def _printed(text: str, unit: str) -> list[float]:
     """The values a figure printed in a filing may stand for: in millions, thousands or units ('(885)' is
-    negative); per-share figures as printed."""
-    number = float(text.strip("()$").replace(",", "")) * (-1 if text.startswith("(") else 1)
+    negative); per-share figures as printed; none for a text that is no number (a tag may print a zero as a dash)."""
+    try:
+        number = float(text.strip("()$").replace(",", "")) * (-1 if text.startswith("(") else 1)
+    except ValueError:
+        return []
     return [number] if "/" in unit else [number * s for s in _SCALES]
 
 
