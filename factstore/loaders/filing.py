@@ -77,8 +77,7 @@ def read_filing(path: str | Path, body: bytes, filer: Filer, filings: pd.DataFra
     form = form or named.form
     end = _day(period_end, source, "period_end")
     _agreed(end, cover.period_end, cover, source, "period_end")
-    given = given_acceptance(accepted_at if accepted_at is not None else named.day, source,
-                             accession or Path(path).name, "given" if accepted_at is not None else "file name")
+    given = given_acceptance(accepted_at, source, accession or Path(path).name, named.day)
     if accession is None and form and given:
         same = filings[(filings["entity_id"] == filer.entity_id) & (filings["form"].str.upper() == form)
                        & (pd.to_datetime(filings["filed"]).dt.date == given[1])]
@@ -117,13 +116,14 @@ def _agreed(given: Any, said: Any, cover: Cover, source: str, name: str) -> Any:
     return said if given is None else given
 
 
-def given_acceptance(value: Any, source: str, accession: str, how: str = "given"
+def given_acceptance(value: Any, source: str, accession: str, named_day: date | None = None
                      ) -> tuple[datetime, date, str, str] | None:
-    """A given acceptance as (UTC moment, filing date, precision, note): a day alone is the end of that day in
-    New York (as filings known to the day only are), a moment is UTC unless it says otherwise; either read by the
-    one rule of acceptance times (no filing date is given beside it: only its bounds apply). Text is ISO 8601
-    only: '10/09/1999' or '2010/10/25' is refused, never read as a moment at midnight UTC or a guessed day order.
-    `how` says where a day came from, for the note."""
+    """A given acceptance (else the day in the file's name, `named_day`) as (UTC moment, filing date, precision,
+    note): a day alone is the end of that day in New York (as filings known to the day only are), a moment is UTC
+    unless it says otherwise; either read by the one rule of acceptance times (no filing date is given beside it:
+    only its bounds apply). Text is ISO 8601 only: '10/09/1999' or '2010/10/25' is refused, never read as a moment
+    at midnight UTC or a guessed day order. The note says where a day came from."""
+    value, how = (named_day, "file name") if value is None else (value, "given")
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     where = lambda i: Place(source, accession, "accepted_at", "accepted_at")  # noqa: E731

@@ -39,8 +39,7 @@ def xbrl_batch(document: Document, filer: Filer, filings: pd.DataFrame, cover: C
         raise LoadError(source, f"facts of CIK {', '.join(sorted(others))} in a filing of {filer.entity_id} "
                                 f"(CIK {filer.cik})", field="entity")
     named = read_file_name(source)
-    given = given_acceptance(accepted_at if accepted_at is not None else named.day, source,
-                             accession or Path(source).name, "given" if accepted_at is not None else "file name")
+    given = given_acceptance(accepted_at, source, accession or Path(source).name, named.day)
     if accession is None:
         same = filings[(filings["entity_id"] == filer.entity_id) & (filings["form"].str.upper() == cover.form)
                        & (pd.to_datetime(filings["period_end"]).dt.date == cover.period_end)]
