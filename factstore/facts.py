@@ -14,7 +14,7 @@ from factstore import resolve, vocabulary
 from factstore.db import Db
 from factstore.errors import NotFound
 from factstore.periods import parse_label
-from factstore.timing import as_of_column, as_of_timestamp
+from factstore.timing import as_of_column, as_of_timestamp, json_ready
 
 MODES = ("as_of", "first", "latest")
 
@@ -49,17 +49,7 @@ class Fact:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready fields (dates and times as ISO strings; a time, the parts' included, in UTC with its
         zone)."""
-        def plain(v: Any) -> Any:
-            if isinstance(v, datetime):
-                return (v if v.tzinfo else v.replace(tzinfo=UTC)).isoformat()  # the store's times are UTC
-            if isinstance(v, date):
-                return v.isoformat()
-            if isinstance(v, dict):
-                return {k: plain(x) for k, x in v.items()}
-            if isinstance(v, list | tuple):
-                return [plain(x) for x in v]
-            return v
-        return {k: plain(getattr(self, k)) for k in self.__dataclass_fields__}
+        return {k: json_ready(getattr(self, k)) for k in self.__dataclass_fields__}
 
 
 def fact(db: Db, entity: str | int, concept: str | list[str], *, start: Any = None, end: Any = None,

@@ -17,7 +17,7 @@ from factstore import facts, resolve, vocabulary
 from factstore.errors import NotFound
 from factstore.facts import Fact
 from factstore.periods import parse_label, period_before
-from factstore.timing import as_of_timestamp
+from factstore.timing import as_of_timestamp, json_ready
 from factstore.vocabulary import Metric
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ class Part:
         return {"metric": self.metric, "concept": self.concept, "unit": self.unit,
                 "start": self.start.isoformat() if self.start else None, "end": self.end.isoformat(),
                 "value": self.value, "filing_id": self.filing_id, "form": self.form,
-                "accepted_at": self.accepted_at.isoformat(), "cited_value": self.cited_value}
+                "accepted_at": json_ready(self.accepted_at), "cited_value": self.cited_value}
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,20 @@ def utc_naive(value: datetime) -> datetime:
     return value.astimezone(UTC).replace(tzinfo=None)
 
 
+def json_ready(value: object) -> object:
+    """A value with its dates and times, nested in dicts, lists and tuples, as ISO strings; a time with its zone
+    (a naive one is the store's UTC)."""
+    if isinstance(value, datetime):
+        return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {k: json_ready(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_ready(v) for v in value]
+    return value
+
+
 def end_of_filing_day(filed: date) -> datetime:
     """The last second of a filing date in New York: the earliest moment a date-only filing is surely public."""
     local = datetime.combine(filed, time(23, 59, 59), tzinfo=NEW_YORK)

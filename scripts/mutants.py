@@ -123,6 +123,11 @@ MUTANTS: list[Mutant] = [
     Mutant("a mode typo read as as_of", "sql/macros.sql",
            "ELSE error('mode ''' || coalesce(mode::VARCHAR, 'NULL') || ''': give as_of, first or latest') END;",
            "ELSE 'as_of' END;", ("tests/test_metrics.py",)),
+    Mutant("a first report under another concept by rounding", "sql/macros.sql",
+           "AND (rep.value = p.value OR rep.concept = p.concept AND NOT is_restatement(rep.value, p.value))",
+           "AND NOT is_restatement(rep.value, p.value)",
+           ("tests/test_metrics_real.py::test_tsmc_figures_are_in_twd",
+            "tests/test_ask_real.py::test_known_since_is_the_first_filing_of_the_current_value")),
     Mutant("rounding threshold at zero", "sql/macros.sql",
            "abs(new - old) >= 0.005 * abs(old) AND new <> old;", "abs(new - old) >= 0 * abs(old) AND new <> old;",
            ("tests/test_views.py",)),
@@ -508,8 +513,11 @@ MUTANTS: list[Mutant] = [
            ("tests/test_xbrl_real.py::test_ask_cites_a_figure_at_its_tag_where_its_filing_was_loaded_with_it",)),
     Mutant("SQL: reporting_currency takes only an entity_id", "sql/macros.sql",
            "WHERE entity_id = entity_key(entity));", "WHERE entity_id = entity);", ("tests/test_views.py",)),
-    Mutant("JSON: the parts' times without their zone", "factstore/facts.py",
-           "(v if v.tzinfo else v.replace(tzinfo=UTC)).isoformat()", "v.isoformat()", ("tests/test_cli.py",)),
+    Mutant("JSON: the parts' times without their zone", "factstore/timing.py",
+           "(value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()", "value.isoformat()",
+           ("tests/test_cli.py",)),
+    Mutant("ask's JSON: times as they come", "factstore/ask/route.py", "return json_ready(asdict(self))",
+           "return asdict(self)", ("tests/test_ask.py::test_cli_ask_json",)),
 ]
 
 

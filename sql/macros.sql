@@ -359,11 +359,12 @@ GROUP BY q.question_no, r.unit;
 
 -- Of the reports of one figure under a line item's concepts (structs with concept, value, filing_id, form and
 -- accepted_at, in order of acceptance and filing), the one that first gave p (the figure as known at p.accepted_at,
--- under p.concept) its current value: the earliest, up to p's own, of the same value up to rounding (is_restatement
--- false) after the last report of p's concept that restated it. A later filing repeating the value does not move
--- it; a restatement does.
+-- under p.concept) its current value: the earliest, up to p's own, of the same value (up to rounding under p's
+-- concept, exactly under another: a net income beside its owners' share is no rounding of it) after the last report
+-- of p's concept that restated it. A later filing repeating the value does not move it; a restatement does.
 CREATE OR REPLACE MACRO first_report(reports, p) AS
-    list_filter(reports, lambda rep: rep.accepted_at <= p.accepted_at AND NOT is_restatement(rep.value, p.value)
+    list_filter(reports, lambda rep: rep.accepted_at <= p.accepted_at
+        AND (rep.value = p.value OR rep.concept = p.concept AND NOT is_restatement(rep.value, p.value))
         AND rep.accepted_at > coalesce(list_max(list_transform(list_filter(reports, lambda chg:
             chg.accepted_at <= p.accepted_at AND chg.concept = p.concept AND is_restatement(chg.value, p.value)),
             lambda chg: chg.accepted_at)), '-infinity'::TIMESTAMP))[1];

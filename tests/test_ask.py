@@ -4,7 +4,7 @@ slices the stored text to the passage it quotes."""
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 import pandas as pd
 import pytest
@@ -160,8 +160,15 @@ def test_cli_ask_json(store, tmp_path, capsys):
     question = "What was Rapsa's revenue in Q4 2019?"
     assert main(["ask", question, "--as-of", "2020-06-30", "--json", "--db", str(db)]) == 0
     printed = json.loads(capsys.readouterr().out)
-    assert printed["kind"] == "fact" and printed["as_of"] == "2020-06-30T00:00:00"
-    assert printed["value"] == store.ask("What was Rapsa's revenue in Q4 2019?", as_of="2020-06-30").value
+    assert printed["kind"] == "fact" and printed["value"] == store.ask(question, as_of="2020-06-30").value
+    # every time, the citations' and the parts' too, is UTC with its zone: read back, it is the API's moment
+    with factstore.open(db, read_only=True) as s:
+        answer = s.ask(question, as_of="2020-06-30")
+    assert datetime.fromisoformat(printed["as_of"]) == datetime(2020, 6, 30, tzinfo=UTC)
+    cited = [(c["accepted_at"], a.accepted_at) for c, a in zip(printed["citations"], answer.citations, strict=True)]
+    assert cited and all(datetime.fromisoformat(t) == pd.Timestamp(want, tz="UTC") for t, want in cited)
+    parts = [p["accepted_at"] for p in printed["parts"]]
+    assert parts and all(datetime.fromisoformat(t).utcoffset() == timedelta(0) for t in parts)
 
 
 def test_the_real_evaluations_reading_of_a_cited_figure():

@@ -285,8 +285,8 @@ def course_store():
 
 def first_filing_oracle(rows: pd.DataFrame, year: int, as_of: datetime):
     """By brute force: the value known at as_of (the newest filing's report, within one filing the first concept's)
-    and the report that first gave it: the earliest, under either concept, equal up to rounding, after the last
-    report of that concept restating it."""
+    and the report that first gave it: the earliest after the last report of its concept restating it, of the same
+    value up to rounding under its concept or exactly under the other."""
     seen = [r for r in rows.sort_values("ts_presentacion").itertuples()
             if r.periodo_fin.year == year and r.ts_presentacion.tz_localize(None) <= as_of]
     if not seen:
@@ -295,7 +295,8 @@ def first_filing_oracle(rows: pd.DataFrame, year: int, as_of: datetime):
     concept = current.concepto
     material = [abs(r.valor - current.valor) >= 0.005 * abs(r.valor) and r.valor != current.valor for r in seen]
     cut = max((i for i, r in enumerate(seen) if r.concepto == concept and material[i]), default=-1)
-    first = next(r for i, r in enumerate(seen) if i > cut and not material[i])
+    first = next(r for i, r in enumerate(seen)
+                 if i > cut and (r.valor == current.valor or r.concepto == concept and not material[i]))
     return current.valor, first.id_doc, first.ts_presentacion
 
 

@@ -289,6 +289,10 @@ def test_tsmc_figures_are_in_twd(eight_companies, oracle):
     usd = [e for e in revenue.entries if e.unit == "USD" and e.period == revenue.labels["FY2023"].period]
     assert usd, "oracle: no USD translation of TSMC's FY2023 revenue in the raw data"
     expect(eight_companies, revenue, "FY2023", None, 2_161_735_800_000, "ifrs-full:Revenue", unit="TWD")
+    # net income (its owners' share) is cited to its own figure, never to the whole ProfitLoss 0.08% beside it
+    income = company.series(metric("net_income")).value("FY2023", None)
+    got = eight_companies.fact(company.entity, "net_income", period="FY2023")
+    assert [(p["concept"], p["first_value"]) for p in got.parts] == [(income.concept, float(income.value))]
     tally, units, translated = Tally(), Counter(), 0
     for m in metrics():
         series = company.series(m)

@@ -21,7 +21,7 @@ from factstore.facts import printed
 from factstore.metrics import Figure, figure, metric_named, previous
 from factstore.text import index
 from factstore.text.tokenize import normalize, tokenize
-from factstore.timing import as_of_timestamp
+from factstore.timing import as_of_timestamp, json_ready
 from factstore.vocabulary import Metric, load_metrics
 
 if TYPE_CHECKING:
@@ -61,9 +61,8 @@ class Answer:
     parts: tuple[dict[str, Any], ...] = ()  # the reported figures a number rests on, each with its first filing
 
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["as_of"] = self.as_of.isoformat() if self.as_of else None
-        return out
+        """Plain JSON-ready fields: dates and times as ISO strings, a time in UTC with its zone."""
+        return json_ready(asdict(self))
 
 
 MAX_QUESTION = 2_000  # characters: a question, not a document (the work of parsing grows with its length)
