@@ -365,9 +365,9 @@ GROUP BY q.question_no, r.unit;
 CREATE OR REPLACE MACRO first_report(reports, p) AS
     list_filter(reports, lambda rep: rep.accepted_at <= p.accepted_at
         AND (rep.value = p.value OR rep.concept = p.concept AND NOT is_restatement(rep.value, p.value))
-        AND rep.accepted_at > coalesce(list_max(list_transform(list_filter(reports, lambda chg:
-            chg.accepted_at <= p.accepted_at AND chg.concept = p.concept AND is_restatement(chg.value, p.value)),
-            lambda chg: chg.accepted_at)), '-infinity'::TIMESTAMP))[1];
+        AND rep.accepted_at > coalesce(list_filter(reports, lambda chg: chg.accepted_at <= p.accepted_at
+            AND chg.concept = p.concept AND is_restatement(chg.value, p.value))[-1].accepted_at, '-infinity'::TIMESTAMP)
+    )[1];
 
 -- For figures of one entity (a list of {concept, unit, period_start, period_end, value, accepted_at}: each a value
 -- as known at some moment), the report that first gave each its current value (first_report over the reports of
@@ -401,14 +401,15 @@ FROM (SELECT unit,
           -- (facts_asof's order: the newest filing, or the first, then the first concept in the list)
           CASE WHEN mode = 'first' THEN arg_min(r, (r.accepted_at, r.filing_id, rank)) FILTER (exact)
                ELSE arg_max(r, (r.accepted_at, r.filing_id, -rank)) FILTER (exact) END AS v,
-          list(r ORDER BY r.accepted_at, r.filing_id) FILTER (exact) AS reports,
+          list_sort(list(r) FILTER (exact)) AS reports,  -- (r's first fields: in order of acceptance and filing)
           bool_or(NOT exact) AS derivable
       FROM (SELECT unit, list_position(concepts, concept) AS rank,
-                {'concept': concept, 'value': value, 'filing_id': filing_id, 'form': form, 'accepted_at': accepted_at}
+                {'accepted_at': accepted_at, 'filing_id': filing_id, 'concept': concept, 'value': value, 'form': form}
                     AS r,
                 period_start IS NOT DISTINCT FROM fact_start AS exact
             FROM reports
-            WHERE entity_id = entity AND list_contains(concepts, concept) AND period_end = fact_end
+            -- (list_position, not list_contains: the optimizer makes no join of it)
+            WHERE entity_id = entity AND list_position(concepts, concept) IS NOT NULL AND period_end = fact_end
               AND (period_start IS NOT DISTINCT FROM fact_start OR period_start < fact_start)
               AND (as_of IS NULL OR mode = 'latest' OR accepted_at <= as_of::TIMESTAMP))
       GROUP BY unit)
