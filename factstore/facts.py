@@ -117,8 +117,9 @@ def _pick(db: Db, rows: list[dict[str, Any]], entity_id: str, concepts: list[str
              else _first_filings(db, r.get("parts") or [own], r["unit"], concepts, entity_id))
     newest = max(parts, key=lambda p: p["first_accepted_at"])
     concept = r.get("concept") or concepts[0]
-    where = None if r.get("derived") else printed(db, [r["filing_id"], newest["first_filing_id"]], concept,
-                                                     r["unit"], r["period_start"], r["period_end"])
+    where = None if r.get("derived") else printed(
+        db, [(r["filing_id"], concept), (newest["first_filing_id"], newest["first_concept"])],
+        r["unit"], r["period_start"], r["period_end"])
     return Fact(
         entity=entity_id, concept=concept, value=float(r["value"]),
         unit=r["unit"], start=r["period_start"], end=r["period_end"],
@@ -129,12 +130,12 @@ def _pick(db: Db, rows: list[dict[str, Any]], entity_id: str, concepts: list[str
         first_form=newest["first_form"], printed=where)
 
 
-def printed(db: Db, filings: list[str], concept: str, unit: str, start: Any, end: Any) -> dict[str, Any] | None:
+def printed(db: Db, reports: list[tuple[str, str]], unit: str, start: Any, end: Any) -> dict[str, Any] | None:
     """Where a figure is printed (doc_id, start_char, end_char, shown: its tag's primary occurrence): in the first
-    of these filings whose inline XBRL document is stored with it."""
+    of these reports (filing, the concept it tagged the figure with) whose inline XBRL document is stored with it."""
     if "printed" not in db.memo:
         db.memo["printed"] = db.one("SELECT count(*) > 0 FROM fact_spans")[0]
-    for filing in dict.fromkeys(filings) if db.memo["printed"] else ():
+    for filing, concept in dict.fromkeys(reports) if db.memo["printed"] else ():
         rows = db.rows("SELECT * FROM fact_printed(?, ?, ?, ?, ?)", [filing, concept, unit, start, end])
         if rows:
             return rows[0]
@@ -144,7 +145,7 @@ def printed(db: Db, filings: list[str], concept: str, unit: str, start: Any, end
 def _first_filings(db: Db, parts: list[dict[str, Any]], unit: str, concepts: list[str],
                    entity_id: str) -> list[dict[str, Any]]:
     """The parts, each with the filing that first reported its current value (first_filing_id, first_form,
-    first_accepted_at, first_value: that filing's own figure, equal up to rounding)."""
+    first_accepted_at, first_value and first_concept: that filing's own figure, equal up to rounding, and tag)."""
     wanted = [{**{k: p[k] for k in ("concept", "period_start", "period_end", "value", "accepted_at")},
                "unit": unit} for p in parts]
     firsts = dict(db.all("SELECT part_no, first FROM first_filings(?, concepts := ?, entity := ?)",
@@ -285,10 +286,10 @@ def _lookup(db: Db, sub: pd.DataFrame, mode: str) -> pd.DataFrame:
 
 def _with_first(part: dict[str, Any], first: dict[str, Any] | None) -> dict[str, Any]:
     """A part with the report that first gave its current value (its own, should none be found: a restatement
-    sharing its acceptance time)."""
+    sharing its acceptance time), and the concept that report tagged it with."""
     first = first or part
     return {**part, "first_filing_id": first["filing_id"], "first_form": first["form"],
-            "first_accepted_at": first["accepted_at"], "first_value": first["value"]}
+            "first_accepted_at": first["accepted_at"], "first_value": first["value"], "first_concept": first["concept"]}
 
 
 def day(value: Any, name: str) -> date | None:

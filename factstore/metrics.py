@@ -31,8 +31,8 @@ _CALENDAR = re.compile(r"^CY(\d{4})$")
 
 @dataclass(frozen=True)
 class Part:
-    """A reported figure an answer rests on, cited to the filing that first reported its current value
-    (`cited_value` is that filing's own figure: equal up to rounding)."""
+    """A reported figure an answer rests on (`concept`: its tag as known), cited to the filing that first reported
+    its current value (`cited_value` and `cited_concept`: that filing's own figure, equal up to rounding, and tag)."""
 
     metric: str
     concept: str
@@ -44,12 +44,14 @@ class Part:
     form: str
     accepted_at: pd.Timestamp
     cited_value: float
+    cited_concept: str
 
     def to_dict(self) -> dict[str, Any]:
         return {"metric": self.metric, "concept": self.concept, "unit": self.unit,
                 "start": self.start.isoformat() if self.start else None, "end": self.end.isoformat(),
                 "value": self.value, "filing_id": self.filing_id, "form": self.form,
-                "accepted_at": json_ready(self.accepted_at), "cited_value": self.cited_value}
+                "accepted_at": json_ready(self.accepted_at), "cited_value": self.cited_value,
+                "cited_concept": self.cited_concept}
 
 
 @dataclass(frozen=True)
@@ -314,7 +316,7 @@ def _reported(db: Db, entity_id: str, metric: Metric, period: str, moment: datet
 def _parts(metric: Metric, fact: Fact) -> tuple[Part, ...]:
     return tuple(Part(metric.name, p["concept"], fact.unit, p["period_start"], p["period_end"], float(p["value"]),
                       p["first_filing_id"], p["first_form"], pd.Timestamp(p["first_accepted_at"], tz="UTC"),
-                      float(p["first_value"])) for p in fact.parts)
+                      float(p["first_value"]), p["first_concept"]) for p in fact.parts)
 
 
 def _currency_note(db: Db, entity_id: str, unit: str, warning: str) -> str:

@@ -249,6 +249,10 @@ def test_alphabet_2025_revenue_tag_switch(eight_companies, oracle, accepted):
     expect(eight_companies, series, "FY2024", fy24, 350_018_000_000, RFCC, accepted_at=fy24)
     expect(eight_companies, series, "FY2024", fy25 - SECOND, 350_018_000_000, RFCC, accepted_at=fy24)
     expect(eight_companies, series, "FY2024", fy25, 350_018_000_000, "us-gaap:Revenues", accepted_at=fy25)
+    # known since the FY2024 10-K, which tagged it RevenueFromContract...: the part names that filing's own tag
+    got = eight_companies.fact(series.company.entity, "revenue", period="FY2024", as_of=fy25)
+    assert [(p["concept"], p["first_filing_id"], p["first_concept"]) for p in got.parts] == [
+        ("us-gaap:Revenues", "0001652044-25-000014", RFCC)]
     expect(eight_companies, series, "2024Q2", q2 - SECOND, 84_742_000_000, RFCC)
     expect(eight_companies, series, "2024Q2", q2, 84_742_000_000, "us-gaap:Revenues", accepted_at=q2)
     expect(eight_companies, series, "2024Q4", fy24, 96_469_000_000, RFCC, derived=True)

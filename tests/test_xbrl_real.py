@@ -319,6 +319,24 @@ def test_ask_cites_a_figure_at_its_tag_where_its_filing_was_loaded_with_it(real,
     assert [(c.start, c.text) for c in year] == [(tag["start_char"], "391,035")]
 
 
+def test_a_figure_is_cited_at_the_tag_its_first_filing_used(real, tmp_path):
+    """Alphabet's FY2024 revenue is us-gaap:Revenues as known now (the FY2025 10-K re-tagged it), first reported by
+    the FY2024 10-K as RevenueFromContract...: the citation is that filing's tag, found under that filing's concept."""
+    with factstore.open(tmp_path / "googl.duckdb") as store:
+        store.load_companyfacts(real / "companyfacts" / "CIK0001652044.json",
+                                submissions_for(real, "CIK0001652044.json"), progress=False)
+        store.load_filing(REAL / "filings/GOOGL_10-K_2025-02-05.html", progress=False)
+        answer = store.ask("What was Alphabet's revenue in fiscal 2024?")
+        (part,), (cite,) = answer.parts, answer.citations
+        assert (part["concept"], part["filing_id"], part["cited_concept"]) == (
+            "us-gaap:Revenues", "0001652044-25-000014", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax")
+        tag = store.sql("""SELECT start_char, end_char FROM fact_citations WHERE filing_id = ? AND occurrence = 1
+            AND concept = ? AND dims IS NULL AND period_start = '2024-01-01' AND period_end = '2024-12-31'""",
+                        [part["filing_id"], part["cited_concept"]]).iloc[0]
+        assert (cite.doc, cite.start, cite.end, cite.text) == (part["filing_id"], tag["start_char"], tag["end_char"],
+                                                               "350,018")
+
+
 @pytest.mark.parametrize("given", ["2010/10/25", "10/25/2010", "20101025", "Oct 25 2010", "10/09/2010"])
 def test_an_acceptance_not_written_in_iso_is_refused_not_read_as_midnight_utc(real, tmp_path, given):
     with factstore.open(tmp_path / "nflx.duckdb") as store:

@@ -298,7 +298,7 @@ def _cite(db: Db, f: Figure) -> tuple[Citation, ...]:
     for part in dict.fromkeys(f.parts):
         metric = metric_named(part.metric)
         text = texts.get(part.filing_id) or ""
-        tagged = printed(db, [part.filing_id], part.concept, part.unit, part.start, part.end) if text else None
+        tagged = printed(db, [(part.filing_id, part.cited_concept)], part.unit, part.start, part.end) if text else None
         if tagged:
             start, end = _loss(text, tagged["start_char"], tagged["end_char"], part.cited_value)
             span = start, end, text[start:end]
