@@ -148,8 +148,10 @@ class FactStore:
         """Load a local SEC primary document (HTML), parsed, sectioned and chunked into every index strategy in
         use. Its company is `entity` (ticker, CIK or name of one in the store), else the `cik` given or on its
         inline XBRL cover, else the `name` given or on its cover page; one the store does not hold is added as
-        the document says. Its filing: the one the store knows by accession (given, or in the file's name) or by
-        form and filing day, whose form, period and acceptance time it takes; else the form and period given or
+        the document says. Its filing: the one the store knows by accession (given, or in the file's name: the two
+        must agree), by form and filing day, or by form and period for a periodic report (a 10-K, 10-Q or 20-F of a
+        period the store holds is never added a second time), whose form, period and acceptance time it takes;
+        else the form and period given or
         on its cover, accepted at `accepted_at` (ISO 8601: a day, or a moment, UTC unless it says) or at the end of the
         day in its file name (NVDA_10-K_2025-02-26.html). An inline XBRL document's facts are loaded with it
         (as load_xbrl loads them). A contradiction is a LoadError. Loading again adds nothing."""

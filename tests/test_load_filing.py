@@ -73,12 +73,42 @@ def test_a_document_added_after_an_index_is_chunked_into_it(apple, real):
 @pytest.mark.parametrize(("given", "field"), [
     ({"form": "10-Q"}, "form"), ({"accepted_at": "2024-10-31"}, "accepted_at"),
     ({"accepted_at": "2024-11-01 12:00:00"}, "accepted_at"), ({"period_end": "2024-06-29"}, "period_end"),
-    ({"accession": "0000320193-24-00012"}, "accession"),
+    ({"accession": "0000320193-24-00012"}, "accession"), ({"accession": "0000320193-24-000124"}, "accession"),
 ])
 def test_what_contradicts_the_stored_filing_is_refused(apple, real, given, field):
     with pytest.raises(LoadError) as caught:
         apple.load_filing(real / "filings" / AAPL_10K, entity="Apple", progress=False, **given)
     assert caught.value.field == field and caught.value.source.endswith(AAPL_10K)
+
+
+def test_a_report_the_store_holds_is_never_added_again_under_another_name(real, tmp_path):
+    """A copy of Apple's FY2024 10-K without the accession in its name: under a wrong accession, or filed on another
+    day, it would be a second 10-K for the period (its facts known again, later); refused, naming the stored filing,
+    with the store unchanged. With nothing given it is the stored filing (the cover's form and period); its XBRL
+    loaded under a wrong accession is refused too."""
+    copy = tmp_path / "apple-annual-report.html"
+    copy.write_bytes((real / "filings" / AAPL_10K).read_bytes())
+    stored = "filing 0000320193-24-000123 [(]accepted 2024-11-01 10:01:36 UTC[)]"
+    with factstore.open() as s:
+        s.load_companyfacts(real / "companyfacts" / APPLE, submissions_for(real, APPLE), progress=False)
+        counts = "SELECT (SELECT count(*) FROM filings) AS f, (SELECT count(*) FROM reports) AS r"
+        before = s.sql(counts).values.tolist()
+        for given in ({"accession": "0000320193-99-999999"}, {"accession": "0000320193-99-999999",
+                      "accepted_at": "2024-11-01"}, {"accepted_at": "2024-11-05"}):
+            with pytest.raises(LoadError, match=f"holds the 10-K of 0000320193 .* 2024-09-28 as {stored}") as caught:
+                s.load_filing(copy, progress=False, **given)
+            assert caught.value.field == "accession"
+        with pytest.raises(LoadError, match=f"as {stored}, not as 0000320193-99-999999"):
+            s.load_xbrl(copy, accession="0000320193-99-999999", accepted_at="2024-11-05", progress=False)
+        assert s.sql(counts).values.tolist() == before and s.sql("SELECT count(*) AS n FROM documents")["n"][0] == 0
+        report = s.load_filing(copy, progress=False)
+        assert (report.filings, report.documents) == (0, 1) and s.sql(counts).values.tolist()[0][0] == before[0][0]
+        assert s.sql("SELECT doc_id FROM documents")["doc_id"].tolist() == ["0000320193-24-000123"]
+    with factstore.open() as empty:  # an accession given is checked against the file name's, store or not
+        with pytest.raises(LoadError, match="the file's name says accession 0000320193-24-000123, not "
+                                            "0000320193-99-999999") as caught:
+            empty.load_filing(real / "filings" / AAPL_10K, accession="0000320193-99-999999", progress=False)
+        assert caught.value.field == "accession" and empty.sql("SELECT count(*) AS n FROM filings")["n"][0] == 0
 
 
 def test_another_companys_accession_and_non_sec_companies_are_refused(real, tmp_path):

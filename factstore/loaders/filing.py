@@ -23,18 +23,24 @@ _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 # a moment as ISO 8601 writes it: a day, then a time of day, with its offset or Z where it is not UTC
 _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:?\d{2})?")
 _HTML = re.compile(rb"<(?:html|body|div|p|table|font)\b", re.IGNORECASE)
+# periodic reports a company files once per period (an amendment, /A, may follow any number of times)
+ONE_PER_PERIOD = frozenset({"10-K", "10-K405", "10-KSB", "10-Q", "10-QSB", "20-F", "40-F"})
 
 
 def accession_in(path: str | Path, given: str | None = None) -> str | None:
-    """The accession number given (checked, dashes added) or, failing that, the one in the file's name."""
-    if given is not None:
-        m = ACCESSION.fullmatch(given.strip())
-        if not m:
-            raise LoadError(str(path), f"not an accession number (##########-##-######): {given!r}",
-                            field="accession")
-        return "-".join(m.groups())
+    """The accession number given (checked, dashes added, and the file name's if it carries one) or, failing
+    that, the one in the file's name."""
     m = ACCESSION.search(Path(path).name)
-    return "-".join(m.groups()) if m else None
+    named = "-".join(m.groups()) if m else None
+    if given is None:
+        return named
+    m = ACCESSION.fullmatch(given.strip())
+    if not m:
+        raise LoadError(str(path), f"not an accession number (##########-##-######): {given!r}", field="accession")
+    if named is not None and "-".join(m.groups()) != named:
+        raise LoadError(str(path), f"the file's name says accession {named}, not {'-'.join(m.groups())}",
+                        field="accession")
+    return "-".join(m.groups())
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,8 @@ def read_filing(path: str | Path, body: bytes, filer: Filer, filings: pd.DataFra
                                     f"{given[1]} ({', '.join(same['filing_id'])}): give the accession",
                             field="accession")
         accession = same["filing_id"].iloc[0] if len(same) else None
+    elif accession is None and form:  # no day: the company's one stored report of the form for the period
+        accession = next(iter(_same_report(filings, filer.entity_id, form, end or cover.period_end)), None)
     filing_id = accession or Path(path).name
     stored = filings[filings["filing_id"] == filing_id]
     if len(stored):
@@ -95,18 +103,39 @@ def read_filing(path: str | Path, body: bytes, filer: Filer, filings: pd.DataFra
                   "accepted_at": row["accepted_at"], "accepted_precision": row["accepted_precision"],
                   "accepted_note": row["accepted_note"], "source": row["source"]}
     elif form is None or given is None:
+        no_second_report(filings, filer.entity_id, form, end or cover.period_end, filing_id, source)
         known = f"the store holds no filing {accession}" if accession else "no accession in the file's name"
         missing = "its form" if form is None else "its acceptance time (accepted_at)"
         raise LoadError(source, f"{known}, and neither the document nor its file name says {missing}: give it",
                         field="form" if form is None else "accepted_at")
     else:
         at, day, precision, note = given
+        no_second_report(filings, filer.entity_id, form, end or cover.period_end, filing_id, source)
         chosen = {"form": form, "report_date": end or cover.period_end, "filed": day, "accepted_at": at,
                   "accepted_precision": precision, "accepted_note": note, "source": source}
     frame = pd.DataFrame([{"filing_id": filing_id, **chosen}])
     frame["filed"] = pd.to_datetime(frame["filed"])
     frame["accepted_at"] = pd.to_datetime(frame["accepted_at"]).astype("datetime64[us]")
     return documents_batch(filer, frame, {filing_id: (body, Path(path))})
+
+
+def no_second_report(filings: pd.DataFrame, entity_id: str, form: str | None, end: date | None, filing_id: str,
+                      source: str) -> None:
+    """A periodic report (not an amendment) the store already holds for the company and period under another
+    accession is that filing: a document of it is refused as a second one, naming the stored filing."""
+    for stored in _same_report(filings, entity_id, form, end):
+        row = filings[filings["filing_id"] == stored].iloc[0]
+        raise LoadError(source, f"the store holds the {form} of {entity_id} for the period ending {end} as filing "
+                                f"{stored} (accepted {pd.Timestamp(row['accepted_at']):%Y-%m-%d %H:%M:%S} UTC), "
+                                f"not as {filing_id}: give its accession, or none", field="accession")
+
+
+def _same_report(filings: pd.DataFrame, entity_id: str, form: str | None, end: date | None) -> list[str]:
+    """The stored filings of a periodic report (ONE_PER_PERIOD) of the company's form and period."""
+    if end is None or form not in ONE_PER_PERIOD:
+        return []
+    return filings.loc[(filings["entity_id"] == entity_id) & (filings["form"].str.upper() == form)
+                       & (pd.to_datetime(filings["period_end"]).dt.date == end), "filing_id"].tolist()
 
 
 def _agreed(given: Any, said: Any, cover: Cover, source: str, name: str) -> Any:

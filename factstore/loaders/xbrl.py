@@ -14,7 +14,7 @@ from factstore.errors import LoadError
 from factstore.loaders.batch import REPORT_COLUMNS, Batch
 from factstore.loaders.companyfacts import entity_row
 from factstore.loaders.cover import SEC_SCHEME, Cover, read_file_name
-from factstore.loaders.filing import Filer, check_stored, given_acceptance
+from factstore.loaders.filing import Filer, check_stored, given_acceptance, no_second_report
 from factstore.loaders.fsds import concept_key, dims_key
 from factstore.xbrl.model import Document, Fact
 
@@ -54,10 +54,11 @@ def xbrl_batch(document: Document, filer: Filer, filings: pd.DataFrame, cover: C
         check_stored(row, filer.entity_id, cover.form, given, cover.period_end, source)
         at, filed, precision, note = (pd.Timestamp(row["accepted_at"]).to_pydatetime(), row["filed"],
                                       row["accepted_precision"], row["accepted_note"])
-    elif given is None:
-        raise LoadError(source, f"the store holds no filing {accession}, and XBRL does not say when it was "
-                                "accepted: give accepted_at", field="accepted_at")
     else:
+        no_second_report(filings, filer.entity_id, cover.form, cover.period_end, accession, source)
+        if given is None:
+            raise LoadError(source, f"the store holds no filing {accession}, and XBRL does not say when it was "
+                                    "accepted: give accepted_at", field="accepted_at")
         at, filed, precision, note = given
     batch = Batch(source=source, kind="xbrl", stored_wins=True)
     batch.entities = entity_row(filer.cik, filer.name, {"tickers": list(filer.tickers)}, entity_id=filer.entity_id)
