@@ -48,9 +48,10 @@ def _moment(value: datetime | str) -> datetime:
 
 
 def frame(df: pd.DataFrame, as_json: bool = False) -> str:
-    """A frame as JSON records (dates in ISO), or as a table of up to 500 rows ("(no rows)" for none)."""
+    """A frame as JSON records (a column of days as ISO dates, a time in UTC with its zone: the store's times are
+    UTC), or as a table of up to 500 rows ("(no rows)" for none)."""
     if as_json:
-        return df.to_json(orient="records", date_format="iso", default_handler=str)
+        return _utc_times(df).to_json(orient="records", date_format="iso", default_handler=str)
     if df.empty:
         return "(no rows)"
     import pandas as pd
@@ -82,3 +83,20 @@ def answer_lines(answer: Answer) -> str:
         quote = c.text.replace("\n", " ")
         lines.append(f"  cite {c.doc}{filing} {where}: {quote[:160]}{'...' if len(quote) > 160 else ''}")
     return "\n".join(lines)
+
+
+def _utc_times(df: pd.DataFrame) -> pd.DataFrame:
+    """The frame with each naive time column in UTC, and each column of days alone (every value a midnight) as
+    ISO dates."""
+    import pandas as pd
+
+    out = df.copy()
+    for name in out.columns[[pd.api.types.is_datetime64_any_dtype(t) for t in out.dtypes]]:
+        column = out[name]
+        if column.dt.tz is not None:
+            continue
+        if (column.dropna() == column.dropna().dt.normalize()).all():
+            out[name] = column.dt.strftime("%Y-%m-%d").astype(object).where(column.notna(), None)
+        else:
+            out[name] = column.dt.tz_localize("UTC")
+    return out

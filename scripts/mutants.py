@@ -536,6 +536,8 @@ MUTANTS: list[Mutant] = [
            ("tests/test_xbrl_real.py::test_a_figure_is_cited_at_the_tag_its_first_filing_used",)),
     Mutant("a fact's first filing's tag as known", "factstore/facts.py", '"first_concept": first["concept"]}',
            '"first_concept": part["concept"]}', ("tests/test_metrics_real.py::test_alphabet_2025_revenue_tag_switch",)),
+    Mutant("a frame's JSON: times without their zone", "factstore/show.py",
+           '            out[name] = column.dt.tz_localize("UTC")', "            pass", ("tests/test_cli.py",)),
     Mutant("ask's JSON: times as they come", "factstore/ask/route.py", "return json_ready(asdict(self))",
            "return asdict(self)", ("tests/test_ask.py::test_cli_ask_json",)),
 ]

@@ -74,6 +74,12 @@ def test_history_quarters_and_sql(db, capsys):
     assert main(["history", "RPS", "Revenues", "--json", "--db", str(db)]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["filing_id"] for r in rows] == ["D000001", "D000002", "D000002"]
+    # a time is UTC with its zone (read back, the API's moment), a day an ISO date
+    with factstore.open(db, read_only=True) as store:
+        api = store.history("RPS", "Revenues")
+    assert [datetime.fromisoformat(r["accepted_at"]) for r in rows] == [
+        t.tz_localize("UTC").to_pydatetime() for t in api["accepted_at"]]
+    assert [r["period_end"] for r in rows] == [d.date().isoformat() for d in api["period_end"]]
     assert main(["quarters", "RPS", "Revenues", "--json", "--db", str(db)]) == 0
     assert [r["fiscal_period"] for r in json.loads(capsys.readouterr().out)] == ["2019Q1"]
     assert main(["sql", "SELECT count(*) AS n FROM reports WHERE form = ?", "--param", "10-K", "--json",

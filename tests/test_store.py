@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+from datetime import datetime
 
 import pandas as pd
 import pytest
@@ -134,7 +135,8 @@ def test_fundamentals_and_a_metric_panel_json_equal_the_api(demo_db, capsys):
                              "--dimension", "MRY", "--as-of", "2022-06-30", "--json", *db))
     assert len(printed) == len(rows) > 2
     assert [r["net_margin"] for r in printed] == pytest.approx(rows["net_margin"].tolist(), nan_ok=True)
-    assert [r["datekey"] for r in printed] == json.loads(rows["datekey"].to_json(orient="values", date_format="iso"))
+    assert [datetime.fromisoformat(r["datekey"]) for r in printed] == [
+        t.tz_localize("UTC").to_pydatetime() for t in rows["datekey"]]  # in UTC, with its zone
     printed = json.loads(run(capsys, "panel", *(f"--ticker={t}" for t in tickers), "--concept", "revenue",
                              "--date", "2021-06-30", "--period", "year", "--max-age", "400", "--json", *db))
     assert [r["value"] for r in printed] == panel["value"].tolist() and [r["tag"] for r in printed] == \
