@@ -7,7 +7,7 @@ parts."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -47,11 +47,8 @@ class Part:
     cited_concept: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"metric": self.metric, "concept": self.concept, "unit": self.unit,
-                "start": self.start.isoformat() if self.start else None, "end": self.end.isoformat(),
-                "value": self.value, "filing_id": self.filing_id, "form": self.form,
-                "accepted_at": json_ready(self.accepted_at), "cited_value": self.cited_value,
-                "cited_concept": self.cited_concept}
+        """Plain JSON-ready fields: dates as ISO strings, the time in UTC with its zone."""
+        return json_ready(asdict(self))
 
 
 @dataclass(frozen=True)

@@ -151,10 +151,10 @@ class FactStore:
         the document says. Its filing: the one the store knows by accession (given, or in the file's name: the two
         must agree), by form and filing day, or by form and period for a periodic report (a 10-K, 10-Q or 20-F of a
         period the store holds is never added a second time), whose form, period and acceptance time it takes;
-        else the form and period given or
-        on its cover, accepted at `accepted_at` (ISO 8601: a day, or a moment, UTC unless it says) or at the end of the
-        day in its file name (NVDA_10-K_2025-02-26.html). An inline XBRL document's facts are loaded with it
-        (as load_xbrl loads them). A contradiction is a LoadError. Loading again adds nothing."""
+        else the form and period given or on its cover, accepted at `accepted_at` (ISO 8601: a day, or a moment,
+        UTC unless it says) or at the end of the day in its file name (NVDA_10-K_2025-02-26.html). An inline XBRL
+        document's facts are loaded with it (as load_xbrl loads them). A contradiction is a LoadError. Loading
+        again adds nothing."""
         return load.filing(self.db, path, entity, cik=cik, name=name, accession=accession, form=form,
                            accepted_at=accepted_at, period_end=period_end, progress=progress)
 

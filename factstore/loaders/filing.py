@@ -123,10 +123,11 @@ def no_second_report(filings: pd.DataFrame, entity_id: str, form: str | None, en
                       source: str) -> None:
     """A periodic report (not an amendment) the store already holds for the company and period under another
     accession is that filing: a document of it is refused as a second one, naming the stored filing."""
-    for stored in _same_report(filings, entity_id, form, end):
-        row = filings[filings["filing_id"] == stored].iloc[0]
+    stored = _same_report(filings, entity_id, form, end)
+    if stored:
+        row = filings[filings["filing_id"] == stored[0]].iloc[0]
         raise LoadError(source, f"the store holds the {form} of {entity_id} for the period ending {end} as filing "
-                                f"{stored} (accepted {pd.Timestamp(row['accepted_at']):%Y-%m-%d %H:%M:%S} UTC), "
+                                f"{stored[0]} (accepted {pd.Timestamp(row['accepted_at']):%Y-%m-%d %H:%M:%S} UTC), "
                                 f"not as {filing_id}: give its accession, or none", field="accession")
 
 
