@@ -161,8 +161,8 @@ def quarters(db: Db, entity: str | int, concept: str | list[str], *, as_of: Any 
         SELECT fiscal_period, period_start, period_end, value, derived, accepted_at, formula,
             filing_id, form, warnings, unit, concept, fiscal_year, fiscal_quarter
         FROM quarters_asof(?, mode := ?, concepts := ?, entity := ?)
-        WHERE value IS NOT NULL ORDER BY period_end, unit""",
-        [_as_of(as_of, mode), mode, concepts, entity_id])
+        WHERE value IS NOT NULL ORDER BY period_end, unit_rank(unit, reporting_currency(?))""",
+        [_as_of(as_of, mode), mode, concepts, entity_id, entity_id])
 
 
 def history(db: Db, entity: str | int, concept: str | list[str], *, start: Any = None, end: Any = None,
@@ -278,8 +278,8 @@ def _lookup(db: Db, sub: pd.DataFrame, mode: str) -> pd.DataFrame:
                 a.v.accepted_at AS accepted_at
             FROM lookup_asof('{name}', mode := ?) a JOIN {keys} k USING (question_no)
             LEFT JOIN currencies c ON c.entity_id = k.entity
-            QUALIFY row_number() OVER (PARTITION BY k.q ORDER BY split_part(a.unit, '/', 1) IS DISTINCT FROM
-                c.currency, a.unit <> 'USD', a.unit, CASE WHEN ? = 'first' THEN a.v.accepted_at END,
+            QUALIFY row_number() OVER (PARTITION BY k.q ORDER BY unit_rank(a.unit, c.currency),
+                CASE WHEN ? = 'first' THEN a.v.accepted_at END,
                 CASE WHEN ? = 'first' THEN a.v.filing_id END, a.v.accepted_at DESC, a.v.filing_id DESC,
                 k.rank) = 1""", [mode, mode, mode])
 

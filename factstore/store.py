@@ -306,8 +306,9 @@ class FactStore:
 
     def quarters(self, entity: str | int, concept: str | list[str], *, as_of: Any = None,
                  mode: str = "as_of", dims: dict[str, str] | None = None) -> pd.DataFrame:
-        """The discrete fiscal quarters known at `as_of`, reported or derived (Q4 = FY - 9M), oldest first; with
-        dims, those of the concept's facts of these dimensions (see `fact`)."""
+        """The discrete fiscal quarters known at `as_of`, reported or derived (Q4 = FY - 9M), oldest first, a
+        period's figure in the reporting currency before any convenience translation; with dims, those of the
+        concept's facts of these dimensions (see `fact`)."""
         return facts.quarters(self.db, entity, concept, as_of=as_of, mode=mode, dims=dims)
 
     def history(self, entity: str | int, concept: str | list[str], *, start: Any = None, end: Any = None,

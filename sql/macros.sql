@@ -432,6 +432,11 @@ SELECT entity_id, unit AS currency FROM reports WHERE regexp_full_match(unit, '[
 GROUP BY entity_id, unit
 QUALIFY row_number() OVER (PARTITION BY entity_id ORDER BY count(*) DESC, unit) = 1;
 
+-- A unit's place among one figure's units, to order by: the entity's reporting currency (`currency`; a per-share
+-- unit by its currency) first, then USD, then the others by name. A convenience translation never comes first.
+CREATE OR REPLACE MACRO unit_rank(unit, currency) AS
+    {'translated': split_part(unit, '/', 1) IS DISTINCT FROM currency, 'not_usd': unit <> 'USD', 'unit': unit};
+
 -- The currency an entity reports in (reporting_currencies), the entity as entity_key reads it (ticker, CIK, name).
 CREATE OR REPLACE MACRO reporting_currency(entity) AS (
     SELECT currency FROM reporting_currencies() WHERE entity_id = entity_key(entity));

@@ -163,8 +163,7 @@ WITH panel_dates AS (
     SELECT n.* FROM per_unit n JOIN vintages v USING (pseudo_id)
     LEFT JOIN panel_currencies c USING (entity_id)
     QUALIFY row_number() OVER (PARTITION BY n.pseudo_id, n.item
-        ORDER BY n.newest.period_end DESC, split_part(n.unit, '/', 1) IS DISTINCT FROM c.currency, n.unit <> 'USD',
-                 n.unit) = 1
+        ORDER BY n.newest.period_end DESC, unit_rank(n.unit, c.currency)) = 1
 ), tags AS (
     -- the concept each filing reported an item under (the first in the list, should it use several)
     SELECT entity_id, filing_id, item, unit, arg_min(concept, rank) AS tag FROM panel_reports GROUP BY ALL

@@ -142,6 +142,24 @@ def test_a_cell_is_never_a_figure_in_another_currency():
         assert s.fact("123", "total_assets", period="FY2019").unit == "USD"  # fact() says its unit
 
 
+def test_the_reporting_currency_comes_before_its_usd_translation_on_every_surface():
+    """A company reporting in ZAR (after USD by name) that adds a USD convenience translation of its latest year:
+    quarters() lists the ZAR figure first in each period, and fact(), facts() and the panel answer in ZAR."""
+    doc = samples.companyfacts(124, ["0000000124-20-000001", "0000000124-21-000001"])
+    for item in doc["facts"]["us-gaap"].values():
+        zar = item["units"]["USD"]
+        item["units"] = {"ZAR": zar, "USD": [{**f, "val": f["val"] / 20} for f in zar[-1:]]}
+    with factstore.open() as s:
+        s.load_companyfacts(doc, progress=False)
+        rows = s.quarters("124", "total_assets")
+        assert set(rows["unit"]) == {"ZAR", "USD"} and (rows.groupby("period_end")["unit"].first() == "ZAR").all()
+        assert s.fact("124", "revenue", period="FY2020").unit == "ZAR"
+        asked = pd.DataFrame({"entity": ["124"], "concept": ["revenue"], "period_start": ["2020-01-01"],
+                              "period_end": ["2020-12-31"], "as_of": ["2030-01-01"]})
+        assert s.facts(asked)["unit"].tolist() == ["ZAR"]
+        assert s.panel(["124"], ["revenue"], ["2022-06-30"], period="year")["unit"].tolist() == ["ZAR"]
+
+
 def test_a_period_is_first_reported_after_it_ends_and_alike_in_every_dimension(tables):
     """datekey is the first report of the period by the metrics asked: after the period ended (a 10-Q's figures
     dated at the coming year end, such as a dividend payable, are no report of the year: found blind, NVIDIA's

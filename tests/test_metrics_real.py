@@ -297,6 +297,9 @@ def test_tsmc_figures_are_in_twd(eight_companies, oracle):
     income = company.series(metric("net_income")).value("FY2023", None)
     got = eight_companies.fact(company.entity, "net_income", period="FY2023")
     assert [(p["concept"], p["first_value"]) for p in got.parts] == [(income.concept, float(income.value))]
+    # quarters(): where a period has the USD translation too, the TWD figure is its first row
+    rows = eight_companies.quarters(company.entity, "total_assets", as_of="2022-05-31")
+    assert set(rows["unit"]) == {"TWD", "USD"} and (rows.groupby("period_end")["unit"].first() == "TWD").all()
     tally, units, translated = Tally(), Counter(), 0
     for m in metrics():
         series = company.series(m)
