@@ -541,6 +541,13 @@ MUTANTS: list[Mutant] = [
            '"first_concept": part["concept"]}', ("tests/test_metrics_real.py::test_alphabet_2025_revenue_tag_switch",)),
     Mutant("a frame's JSON: times without their zone", "factstore/show.py",
            '            out[name] = column.dt.tz_localize("UTC")', "            pass", ("tests/test_cli.py",)),
+    Mutant("ask: a currency asked read past", "factstore/ask/route.py",
+           'if p.currency and f.unit.split("/")[0] != p.currency:', "if False:",
+           ("tests/test_ask_real.py::test_a_currency_asked_is_the_answers_or_the_question_is_refused",)),
+    Mutant("ask: NT dollars read as US dollars", "factstore/ask/parse.py",
+           '(("TWD", re.compile(r"\\b(?:twd|nt)\\b")), ("EUR", re.compile(r"\\beuros?\\b")),',
+           '(("EUR", re.compile(r"\\beuros?\\b")),',
+           ("tests/test_ask_real.py::test_a_currency_asked_is_the_answers_or_the_question_is_refused",)),
     Mutant("ask's JSON: times as they come", "factstore/ask/route.py", "return json_ready(asdict(self))",
            "return asdict(self)", ("tests/test_ask.py::test_cli_ask_json",)),
 ]

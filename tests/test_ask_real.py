@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from datetime import date, datetime, timedelta
 
 import pandas as pd
@@ -315,3 +316,24 @@ def test_known_since_is_the_first_filing_of_the_current_value(course_store, data
             continue
         assert (got.value, got.first_source, got.known_since) == want
         assert got.known_since <= got.accepted_at and got.first_form == "10-K"
+
+
+@pytest.mark.parametrize(("question", "unit"), [
+    ("What was TSMC's net income in 2024 in US dollars?", None),  # reported in TWD: no USD figure of it
+    ("What was TSMC's net income in 2024 in NT dollars?", "TWD"),
+    ("What was Apple's revenue in fiscal 2024 in euros?", None),
+    ("¿Cuáles fueron los ingresos de Apple en 2024 en dólares?", "USD"),
+    ("What was Apple's diluted EPS in fiscal 2024 in dollars?", "USD/shares"),
+])
+def test_a_currency_asked_is_the_answers_or_the_question_is_refused(eight_companies, question, unit):
+    """Found blind: 'in US dollars' was read past, and TSMC's TWD figure answered a question asked in USD. A figure is
+    never converted: a currency other than the figure's is refused, naming both; the figure's own is answered as
+    the question without it is."""
+    answer = eight_companies.ask(question)
+    plain = eight_companies.ask(re.sub(r" (?:in|en) (?:US |NT )?(?:dollars|euros|dólares)", "", question))
+    assert plain.kind == "fact" and plain.unit.split("/")[0] in ("TWD", "USD")
+    if unit is None:
+        assert answer.kind == "unanswerable" and answer.value is None
+        assert f"is reported in {plain.unit}" in answer.explanation and "as asked" in answer.explanation
+    else:
+        assert (answer.kind, answer.unit, answer.value) == ("fact", unit, plain.value) and plain.unit == unit

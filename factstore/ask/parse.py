@@ -128,6 +128,20 @@ _POLITE = re.compile(r"\b(?:please|por favor|thanks|thank you|gracias|can you te
                      r"puedes decirme|podrias decirme)\b")
 _UNIT = re.compile(r"\b(?:in|en)\s+(?:millions?|billions?|thousands?|millones|miles(?:\s+de\s+millones)?|"
                    r"(?:us\s+)?dollars?|usd|dolares|euros?|twd|nt\$?)(?:\s+(?:of\s+|de\s+)?(?:dollars?|usd|dolares))?\b")
+# the currency a unit phrase names (NT dollars are TWD), as an ISO code
+_CURRENCIES = (("TWD", re.compile(r"\b(?:twd|nt)\b")), ("EUR", re.compile(r"\beuros?\b")),
+               ("USD", re.compile(r"\b(?:dollars?|usd|dolares)\b")))
+
+
+def _currency(units: list[re.Match[str]]) -> str | None:
+    """The currency the unit phrases of a question name ('in US dollars': USD), or None ('in millions')."""
+    for m in units:
+        for code, words in _CURRENCIES:
+            if words.search(m.group()):
+                return code
+    return None
+
+
 # Words that never change which figure is asked: question words, auxiliaries, reporting verbs, totals, the
 # company itself, units. A function word that can (before, after, not, only, per, sin, hasta...) is no filler.
 _CHANGERS = frozenset({
@@ -213,6 +227,7 @@ class Reading:
     words: dict[str, list[str]] = field(default_factory=dict)
     unread: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # slips read past, a name fitting several companies settled
+    currency: str | None = None  # the currency a figure is asked in ('in euros': EUR), which no answer converts
 
     def line(self, moment: datetime | None = None) -> str:
         """The reading in one line: 'read as: Apple, revenue, FY2024, as known on 2025-06-01 00:00 UTC'."""
@@ -233,7 +248,7 @@ class Reading:
                 "periods": self.periods, "as_of": self.as_of.isoformat() if self.as_of else None,
                 "at_filing": self.at_filing, "mode": self.mode, "growth": self.growth,
                 "comparison": self.comparison, "restatement": self.restatement, "part": self.part,
-                "words": self.words, "unread": self.unread, "read_as": self.line()}
+                "currency": self.currency, "words": self.words, "unread": self.unread, "read_as": self.line()}
 
 
 def describe_period(label: str) -> str:
@@ -533,7 +548,7 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
         dated = ended + _periods(taken)
     taken.find(_NEWEST, "period")  # 'latest revenue': the newest period known
     taken.find(_SOURCE, "source")
-    taken.find(_UNIT, "unit")
+    currency = _currency(taken.find(_UNIT, "unit"))
     taken.find(_POLITE, "filler")
     growth = bool(taken.find(_GROWTH, "growth"))
     if growth and len(dated) == 2:  # 'between 2023 and 2024', 'from FY2023 to FY2024'
@@ -574,7 +589,7 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
                    growth=growth, comparison=comparison or (len(found.entities) > 1 and not growth),
                    restatement=restatement, part=part,
                    bare_years=tuple(label for _, label, bare in dated if bare), words=taken.words(), unread=unread,
-                   notes=notes)
+                   notes=notes, currency=currency)
 
 
 _SHORT = {"whats": "what is", "pls": "please", "plz": "please", "thx": "thanks", "ty": "thank you", "hw": "how",

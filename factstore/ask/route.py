@@ -313,6 +313,9 @@ def _cite(db: Db, f: Figure) -> tuple[Citation, ...]:
 def _lookup(db: Db, entity: Entity, p: Reading, period: str | None, moment: datetime | None) -> Figure:
     metric = _part_metric(db, entity, p) if p.part else p.metric
     f = figure(db, entity.entity_id, metric, period, moment, p.mode)
+    if p.currency and f.unit.split("/")[0] != p.currency:
+        raise NotFound(f"{metric.name} {f.period} is reported in {f.unit}, not in {p.currency} as asked (figures are "
+                       f"never converted between currencies)")
     mixed = [n for n in f.notes if n.startswith("mixed basis")]
     if mixed:  # a quarter derived from a restated year and a nine months as first reported is neither basis
         raise NotFound(f"{metric.name} {f.period} would be derived from parts on different bases ({mixed[0]}): it is "
