@@ -64,10 +64,10 @@ def fact(db: Db, entity: str | int, concept: str | list[str], *, start: Any = No
             raise ValueError("give either period or start/end, not both")
         label = parse_label(period)
         if label.quarter:
-            rows = db.rows("SELECT * FROM quarters_asof(?, mode := ?, concepts := ?, entity := ?) "
+            rows = db.rows("SELECT * FROM quarters_asof_by_id(?, mode := ?, concepts := ?, entity := ?) "
                               "WHERE fiscal_period = ?", [*args, label.label])
         else:
-            rows = db.rows("SELECT * FROM fiscal_facts(?, mode := ?, concepts := ?, entity := ?) "
+            rows = db.rows("SELECT * FROM fiscal_facts_by_id(?, mode := ?, concepts := ?, entity := ?) "
                               "WHERE fiscal_period = ? OR (kind = 'instant' AND fiscal_period = ?)",
                               [*args, label.label, f"{label.year}Q4" if label.part == "FY" else None])
         wanted = label.label
@@ -77,7 +77,7 @@ def fact(db: Db, entity: str | int, concept: str | list[str], *, start: Any = No
                            [entity_id, concepts, s, e, ts, mode])
         rows = [r for r in found if r["value"] is not None]
         if not rows and any(r["derivable"] for r in found):
-            rows = db.rows("SELECT * FROM quarters_asof(?, mode := ?, concepts := ?, entity := ?) "
+            rows = db.rows("SELECT * FROM quarters_asof_by_id(?, mode := ?, concepts := ?, entity := ?) "
                               "WHERE period_start = ? AND period_end = ?", [*args, s, e])
         wanted = f"{s or ''}..{e}"
     else:
@@ -160,7 +160,7 @@ def quarters(db: Db, entity: str | int, concept: str | list[str], *, as_of: Any 
     return db.sql("""
         SELECT fiscal_period, period_start, period_end, value, derived, accepted_at, formula,
             filing_id, form, warnings, unit, concept, fiscal_year, fiscal_quarter
-        FROM quarters_asof(?, mode := ?, concepts := ?, entity := ?)
+        FROM quarters_asof_by_id(?, mode := ?, concepts := ?, entity := ?)
         WHERE value IS NOT NULL ORDER BY period_end, unit_rank(unit, reporting_currency(?))""",
         [_as_of(as_of, mode), mode, concepts, entity_id, entity_id])
 
@@ -179,13 +179,13 @@ def history(db: Db, entity: str | int, concept: str | list[str], *, start: Any =
         if label.quarter:
             keys = db.sql("""
                 SELECT DISTINCT p.concept, p.period_start, p.period_end
-                FROM (SELECT unnest(parts) AS p FROM quarters_asof(NULL, mode := 'latest',
+                FROM (SELECT unnest(parts) AS p FROM quarters_asof_by_id(NULL, mode := 'latest',
                       concepts := ?, entity := ?) WHERE fiscal_period = ?)""",
                 [concepts, entity_id, label.label])
         else:
             keys = db.sql("""
                 SELECT DISTINCT concept, period_start, period_end
-                FROM fiscal_facts(NULL, mode := 'latest', concepts := ?, entity := ?)
+                FROM fiscal_facts_by_id(NULL, mode := 'latest', concepts := ?, entity := ?)
                 WHERE fiscal_period = ?""", [concepts, entity_id, label.label])
         with db.frame(keys) as name:
             return db.sql(f"""SELECT * FROM ({base}) h SEMI JOIN {name} k

@@ -95,13 +95,13 @@ def _first_reported(db: Db, entity_ids: list[str], metrics: list[Metric], period
 def _most_recent(db: Db, entity_ids: list[str], metrics: list[Metric], period: str, moment: Any) -> pd.DataFrame:
     """Per entity, metric, period and unit, the newest value known at the moment (quarters_asof, trailing_quarters,
     or fiscal_facts' years; _rows keeps the unit of the row's currency)."""
-    table = ("trailing_quarters" if period == "ttm" else "quarters_asof") + "(?::TIMESTAMP, concepts := ?)"
+    table = ("trailing_quarters_by_id" if period == "ttm" else "quarters_asof_by_id") + "(?::TIMESTAMP, concepts := ?)"
     source = (f"""SELECT entity_id, fiscal_period, period_start, period_end, value, unit, accepted_at, filing_id, form,
                       warnings
                   FROM {table} WHERE value IS NOT NULL""" if period != "year" else
               """SELECT entity_id, 'FY' || fiscal_year AS fiscal_period, period_start, period_end, value, unit,
                      accepted_at, filing_id, form, []::VARCHAR[] AS warnings
-                 FROM fiscal_facts(?::TIMESTAMP, concepts := ?)
+                 FROM fiscal_facts_by_id(?::TIMESTAMP, concepts := ?)
                  WHERE value IS NOT NULL AND (kind = 'year' AND fiscal_period = 'FY' || fiscal_year
                        OR kind = 'instant' AND fiscal_period = fiscal_year || 'Q4')""")
     present = {c for (c,) in db.all("SELECT DISTINCT concept FROM reports WHERE list_contains(?, entity_id) "

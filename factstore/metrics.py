@@ -143,10 +143,10 @@ def _label_of(db: Db, entity_id: str, metric: Metric, start: Any, end: Any) -> s
     s, e = facts.day(start, "start"), facts.day(end, "end")
     concepts = [c for r in reported_terms(metric) for c in r.concepts]
     row = db.one("""SELECT fiscal_period FROM (
-            SELECT fiscal_period, period_start, period_end FROM fiscal_facts(NULL, mode := 'latest', concepts := ?,
-                entity := ?) WHERE kind <> 'instant'
-            UNION ALL SELECT fiscal_period, period_start, period_end FROM quarters_asof(NULL, mode := 'latest',
-                concepts := ?, entity := ?))
+            SELECT fiscal_period, period_start, period_end
+            FROM fiscal_facts_by_id(NULL, mode := 'latest', concepts := ?, entity := ?) WHERE kind <> 'instant'
+            UNION ALL SELECT fiscal_period, period_start, period_end
+            FROM quarters_asof_by_id(NULL, mode := 'latest', concepts := ?, entity := ?))
         WHERE fiscal_period IS NOT NULL AND period_end = ? AND period_start IS NOT DISTINCT FROM ? LIMIT 1""",
                  [concepts, entity_id, concepts, entity_id, e, s])
     if row is None:
@@ -194,7 +194,7 @@ def _newest(db: Db, entity_id: str, metric: Metric, kind: str, moment: datetime 
         except NotFound:
             continue
         row = db.sql("""
-            SELECT fiscal_period, kind FROM fiscal_facts(?::TIMESTAMP, concepts := ?, entity := ?)
+            SELECT fiscal_period, kind FROM fiscal_facts_by_id(?::TIMESTAMP, concepts := ?, entity := ?)
             WHERE fiscal_period IS NOT NULL AND kind IN (?, 'year')
             ORDER BY period_end DESC, kind = 'quarter' DESC LIMIT 1""", [moment, concepts, entity_id,
                                                                         "quarter" if kind == "quarter" else "year"])
@@ -214,7 +214,7 @@ def _label_ending(db: Db, entity_id: str, metric: Metric, period: str, moment: d
         except NotFound:
             continue
         rows = db.sql("""
-            SELECT DISTINCT fiscal_period, kind FROM fiscal_facts(?::TIMESTAMP, concepts := ?, entity := ?)
+            SELECT DISTINCT fiscal_period, kind FROM fiscal_facts_by_id(?::TIMESTAMP, concepts := ?, entity := ?)
             WHERE fiscal_period IS NOT NULL AND period_end = ?::DATE AND kind IN (?, 'year')""",
                       [moment, concepts, entity_id, day, kind])
         for label, found in rows.itertuples(index=False):
@@ -282,7 +282,7 @@ def _latest_label(db: Db, entity_id: str, metric: Metric, moment: datetime | Non
     except NotFound:
         return None
     row = db.sql("""
-        SELECT fiscal_period FROM fiscal_facts(?::TIMESTAMP, concepts := ?, entity := ?)
+        SELECT fiscal_period FROM fiscal_facts_by_id(?::TIMESTAMP, concepts := ?, entity := ?)
         WHERE fiscal_period IS NOT NULL AND kind IN ('year', 'quarter', 'instant')
         ORDER BY period_end DESC, kind = 'year' DESC LIMIT 1""", [moment, concepts, entity_id])
     return None if row.empty else str(row["fiscal_period"][0])
@@ -401,7 +401,7 @@ def _calendar(db: Db, entity_id: str, metric: Metric, period: str, moment: datet
     """A calendar year: the fiscal year when it ends within a week of December 31; otherwise the sum of the four
     fiscal quarters whose middle falls in the year (a balance: the last of them), said so in a note."""
     year = int(period[2:])
-    years = db.sql("SELECT fiscal_year, fy_start, fy_end FROM fiscal_years(?::TIMESTAMP, entity := ?)",
+    years = db.sql("SELECT fiscal_year, fy_start, fy_end FROM fiscal_years_by_id(?::TIMESTAMP, entity := ?)",
                       [moment, entity_id])
     same = years[(pd.to_datetime(years["fy_end"]) - pd.Timestamp(year, 12, 31)).abs() <= pd.Timedelta(days=7)]
     if len(same):

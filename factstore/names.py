@@ -389,6 +389,16 @@ class Names:
     def _entities(self, found: Iterable[int]) -> list[Entity]:
         return [self.entities[i] for i in sorted(found)]
 
+    def keys(self) -> list[tuple[str, str, str | None, str]]:
+        """Every exact key `lookup` and `resolve` read, as rows of the table SQL's entity_key reads
+        (entity_names): (kind, key, entity_id, label), kind 'cik', 'code', 'name' or 'absent' (a curated alias of
+        a company not held); and the legal suffixes core_words drops ('suffix')."""
+        rows = [("suffix", w, None, w) for w in sorted(LEGAL_SUFFIXES)]
+        for kind, index in (("cik", {str(k): v for k, v in self._ciks.items()}), ("code", self._codes),
+                            ("name", self._keys)):
+            rows += [(kind, key, e.entity_id, e.label) for key, found in index.items() for e in self._entities(found)]
+        return rows + [("absent", key, None, company) for key, company in self._absent.items()]
+
 
 def _as_name(question: str, words: list[tuple[str, int, int, bool]], i: int, n: int) -> bool:
     """Whether words[i:i+n] of a question are written as a name: capitalized past the first word, followed by a

@@ -140,7 +140,7 @@ def facts_asof(spark: SparkSession, target: str | Path, as_of: Any, *, mode: str
         snapshot = store.snapshot
         entities = int(store.sql("SELECT count(*) AS n FROM entities")["n"].iloc[0])
     reports = spark.read.parquet(str(snapshot / "reports"))
-    answer = _Partition({"reports": reports.columns}, "SELECT * FROM facts_asof($as_of, mode := $mode)",
+    answer = _Partition({"reports": reports.columns}, "SELECT * FROM facts_asof_by_id($as_of, mode := $mode)",
                         {"as_of": moment, "mode": mode}, to_arrow_schema(facts))
     return _by_entity({"reports": reports}, partitions or _partitions(spark, entities)).mapInArrow(answer, facts)
 

@@ -14,6 +14,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from factstore import entity_names
 from factstore.db import Db
 from factstore.errors import LoadError
 from factstore.loaders.batch import Batch, LoadReport
@@ -43,6 +44,7 @@ def _apply(db: Db, batches: list[Batch], apart: bool) -> list[LoadReport]:
     batch = batches[0].writable() if len(batches) == 1 else Batch.combine(batches)
     with db.transaction():
         added = _write(db, batch)
+        entity_names.refresh(db)
         parts = [(b, _values(b.entities, "entity_id") | _values(b.filings, "entity_id")) for b in batches] \
             if apart else [(batch, None)]
         reports, loads, ingested = [], [], []

@@ -1,17 +1,71 @@
 -- factstore macros: the point-in-time logic, as SQL that the Python API and analysts share.
 -- as_of is a UTC TIMESTAMP or its text ('2024-06-30', NULL = everything loaded); mode is 'as_of', 'first' or
 -- 'latest'; concepts is an ordered list standing for one line item: concepts (qualified or not) or metrics, read
--- by concept_keys (NULL = each concept on its own); entity is an entity_id, a ticker, a CIK or an exact name (NULL =
--- all entities). An entity or concept the store cannot read is an error, never an empty answer.
+-- by concept_keys (NULL = each concept on its own); entity is an entity_id, a ticker, a CIK or a name as
+-- entity_key reads it (NULL = all entities). An entity or concept the store cannot read is an error, never an empty answer.
 
--- The entity_id of an entity as given: an entity_id, ticker or CIK (any case, zeros or not), or exactly its name.
+-- A character of a name's words (Python's \w): none of ASCII's spaces and punctuation nor Unicode's punctuation,
+-- currency signs and symbols; with glue, also & and the apostrophes. (RE2's \pL costs 7 ms a query to compile.)
+CREATE OR REPLACE MACRO word_class(glue) AS CASE WHEN glue
+    THEN '[^\s!-%(-/:-@\[-^`{-~\x{80}-\x{bf}\x{2000}-\x{2018}\x{201a}-\x{206f}\x{20a0}-\x{20cf}\x{2100}-\x{2bff}\x{3000}-\x{303f}]'
+    ELSE '[^\s!-/:-@\[-^`{-~\x{80}-\x{bf}\x{2000}-\x{206f}\x{20a0}-\x{20cf}\x{2100}-\x{2bff}\x{3000}-\x{303f}]' END;
+
+-- A name's words as factstore.names.name_words reads them, joined by a space: lower case, accents stripped,
+-- possessives and the glue of AT&T and O'Reilly dropped, the dots of initials (S.A.) dropped: the words are initials
+-- (a character and a dot, twice or more) with what follows them, or runs of characters and glue.
+CREATE OR REPLACE MACRO name_key(x) AS array_to_string(list_filter(list_transform(regexp_extract_all(
+    regexp_replace(strip_accents(lower(x::VARCHAR)), '[''’]s\b', '', 'g'),
+    '(?:' || word_class(false) || '\.){2,}' || word_class(true) || '*|' || word_class(true) || '+'),
+    lambda w: regexp_replace(w, '[.&''’]', '', 'g')), lambda w: w <> ''), ' ');
+
+-- A filer's name as name_key reads it, without EDGAR's state suffix ('NVIDIA CORP/CA'; names.filer_words).
+CREATE OR REPLACE MACRO filer_key(x) AS name_key(regexp_replace(x::VARCHAR, '\s*/\s*[A-Za-z]{1,3}\s*/?\s*$', ''));
+
+-- A name key without a leading 'the' and its trailing legal suffixes (suffixes: a regular expression of them), one
+-- word always kept (names.core_words).
+CREATE OR REPLACE MACRO core_key(key, suffixes) AS
+    regexp_extract(regexp_replace(key, '^the ', ''), '^(\S+(?: \S+)*?)(?: (?:' || suffixes || '))*$', 1);
+
+-- The entity_id of an entity as the API reads it (FactStore.resolve_entity; the keys in entity_names): an
+-- entity_id, ticker or CIK (any case, zeros or not, 'CIK 320193'), an acronym that fits one company (TSMC), a name
+-- in full or without legal suffixes, current or former, its first words, or a curated alias (Google). A name that
+-- fits no entity or several is an error naming them, never a guess.
 CREATE OR REPLACE MACRO entity_key(x) AS
     CASE WHEN x IS NULL THEN NULL
-         WHEN (SELECT entity_id FROM entity_aliases WHERE alias = upper(x::VARCHAR)) IS NOT NULL
-             THEN (SELECT entity_id FROM entity_aliases WHERE alias = upper(x::VARCHAR))
-         WHEN (SELECT count(*) FROM entities WHERE upper(name) = upper(x::VARCHAR)) = 1
-             THEN (SELECT entity_id FROM entities WHERE upper(name) = upper(x::VARCHAR))
-         ELSE error('unknown entity ''' || x::VARCHAR || ''': give its ticker, CIK or exact name') END;
+         WHEN (SELECT entity_id FROM entity_aliases WHERE alias = upper(trim(x::VARCHAR))) IS NOT NULL
+             THEN (SELECT entity_id FROM entity_aliases WHERE alias = upper(trim(x::VARCHAR)))
+         ELSE (
+    WITH given AS (
+        SELECT text, words, regexp_replace(upper(text), '[./]', '-', 'g') AS code,
+            core_key(words, (SELECT string_agg(key, '|') FROM entity_names WHERE kind = 'suffix')) AS core,
+            regexp_extract(text, '^(?i:cik\s*:?\s*)?0*(\d{1,10})$', 1) AS cik
+        FROM (SELECT trim(x::VARCHAR) AS text, filer_key(x) AS words)
+    ), hits AS (
+        -- the first kind of key that fits: a CIK (then nothing else), a code, the name, its core, an absent alias
+        SELECT CASE WHEN n.kind = 'cik' THEN 1 WHEN n.kind = 'code' THEN 2 WHEN n.kind = 'absent' THEN 5
+                    WHEN n.key = g.words THEN 3 ELSE 4 END AS tier, n.*
+        FROM entity_names n, given g
+        WHERE CASE WHEN g.cik <> '' THEN n.kind = 'cik' AND n.key = g.cik::BIGINT::VARCHAR
+                   ELSE (n.kind = 'code' AND n.key = g.code) OR (n.kind = 'name' AND n.key IN (g.words, g.core))
+                     OR (n.kind = 'absent' AND n.key = g.words) END
+    ), best AS (
+        SELECT * FROM hits QUALIFY tier = min(tier) OVER ()
+    )
+    SELECT CASE WHEN (SELECT text FROM given) = '' THEN error('unknown entity '''': the name is empty')
+                WHEN count(*) = 0 THEN error('unknown entity ''' || (SELECT text FROM given) || ''''
+                    || coalesce('; did you mean ' || (SELECT string_agg(label, ', ' ORDER BY s DESC) FROM (
+                        SELECT label, max(jaro_winkler_similarity(n.key, g.words)) AS s
+                        FROM entity_names n, given g WHERE n.kind = 'name' GROUP BY label
+                        HAVING s >= 0.85 ORDER BY s DESC LIMIT 3)) || '?', '')
+                    || ' (SELECT name, tickers FROM entities lists them)')
+                WHEN count(DISTINCT label) > 1 THEN error('ambiguous: ''' || (SELECT text FROM given)
+                    || ''' could be ' || string_agg(DISTINCT label, ', ' ORDER BY label))
+                WHEN any_value(kind) = 'absent' THEN error('unknown entity ''' || (SELECT text FROM given)
+                    || ''': ' || any_value(label) || ' is not in the store')
+                WHEN any_value(entity_id) IS NULL
+                    THEN error(any_value(label) || ' has documents but no facts in the store')
+                ELSE any_value(entity_id) END
+    FROM best) END;
 
 -- The concepts a list of names stands for, in order, as store.resolve_concepts reads them: a qualified name is
 -- itself; a lower-case name is a metric or alias (metric_concepts, its concepts in order) before a concept of that
@@ -73,14 +127,15 @@ CREATE OR REPLACE MACRO is_additive_unit(u) AS
 CREATE OR REPLACE MACRO is_restatement(old, new) AS
     abs(new - old) >= 0.005 * abs(old) AND new <> old;
 
--- Each fact's value as known at as_of ('as_of'), as first reported ('first') or newest ('latest'), with its filing.
-CREATE OR REPLACE MACRO facts_asof(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
+-- Each fact's value as known at as_of ('as_of'), as first reported ('first') or newest ('latest'), with its filing
+-- (entity an entity_id: facts_asof, at the end, reads any name).
+CREATE OR REPLACE MACRO facts_asof_by_id(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
 WITH wanted AS MATERIALIZED (
     -- the concepts as qualified keys (a metric's in its order) and the mode, read and checked once
     SELECT CASE WHEN concepts IS NOT NULL THEN concept_keys(concepts) END AS keys, mode_key(mode) AS mode
 ), versions AS (
     SELECT r.*, list_position(w.keys, r.concept) AS rank FROM reports r, wanted w
-    WHERE w.mode IS NOT NULL AND (entity IS NULL OR r.entity_id = entity_key(entity))
+    WHERE w.mode IS NOT NULL AND r.entity_id = coalesce(entity, r.entity_id)
       AND (concepts IS NULL OR list_contains(w.keys, r.concept))
       AND (mode = 'latest' OR as_of IS NULL OR r.accepted_at <= as_of::TIMESTAMP)
 ), keyed AS (
@@ -113,12 +168,13 @@ QUALIFY concepts IS NULL OR row_number() OVER (
 
 -- Each entity's fiscal years (number, start, end), learned from the annual periods (or, lacking them, the
 -- year-to-date starts) reported by as_of (an entity with none by then, e.g. before its first 10-K, uses all
--- it ever reported: a calendar, not a value); missing years and one year on each side are extrapolated.
-CREATE OR REPLACE MACRO fiscal_years(as_of, entity := NULL) AS TABLE
+-- it ever reported: a calendar, not a value); missing years and one year on each side are extrapolated (entity an
+-- entity_id: fiscal_years reads any name).
+CREATE OR REPLACE MACRO fiscal_years_by_id(as_of, entity := NULL) AS TABLE
 WITH periods AS (
     SELECT *, as_of IS NULL OR first_accepted_at <= as_of::TIMESTAMP AS visible
     FROM entity_periods
-    WHERE (entity IS NULL OR entity_id = entity_key(entity))
+    WHERE entity_id = coalesce(entity, entity_id)
       AND duration_class(period_start, period_end) IN ('year', 'half', 'nine_months')
 ), candidates AS (
     SELECT entity_id, period_start AS fy_start,
@@ -163,14 +219,15 @@ SELECT entity_id, fiscal_year,
 FROM filled;
 
 -- facts_asof with each period placed on the entity's fiscal calendar: FY2019, 2019H1, 2019M9, 2019Q1..2019Q4
--- (3-month periods, and instants at quarter ends); NULL fiscal_period for periods that fit no slot.
-CREATE OR REPLACE MACRO fiscal_facts(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
+-- (3-month periods, and instants at quarter ends); NULL fiscal_period for periods that fit no slot (entity an
+-- entity_id: fiscal_facts reads any name).
+CREATE OR REPLACE MACRO fiscal_facts_by_id(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
 WITH f AS (
     SELECT *, duration_class(period_start, period_end) AS kind
-    FROM facts_asof(as_of, mode := mode, concepts := concepts, entity := entity)
+    FROM facts_asof_by_id(as_of, mode := mode, concepts := concepts, entity := entity)
 ), fy AS (
     SELECT *, (fy_end + INTERVAL 7 DAY)::DATE AS fy_reach
-    FROM fiscal_years(CASE WHEN mode = 'latest' THEN NULL ELSE as_of::TIMESTAMP END, entity := entity)
+    FROM fiscal_years_by_id(CASE WHEN mode = 'latest' THEN NULL ELSE as_of::TIMESTAMP END, entity := entity)
 ), placed AS (
     SELECT f.*, fy.fiscal_year, fy.fy_start, fy.fy_end,
         date_diff('day', fy.fy_start, f.period_end) + 1 AS days_in,
@@ -210,8 +267,9 @@ CREATE OR REPLACE MACRO derived_quarter(value, s, e, formula, parts) AS
 -- The discrete fiscal quarters known at as_of: reported 3-month figures win; else Q2 = H1 - Q1, Q3 = 9M - H1,
 -- Q4 = FY - 9M (same start) or FY - (Q1 + Q2 + Q3); instants at quarter ends as reported. A derived value
 -- is known once all its parts are, carries its formula and parts, a warning when it mixes restated and
--- first-reported parts, and a note (value NULL) when a quarter cannot be derived.
-CREATE OR REPLACE MACRO quarters_asof(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
+-- first-reported parts, and a note (value NULL) when a quarter cannot be derived (entity an entity_id:
+-- quarters_asof reads any name).
+CREATE OR REPLACE MACRO quarters_asof_by_id(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
 WITH f AS (
     SELECT *, {'concept': concept, 'fiscal_period': fiscal_period, 'period_start': period_start,
                'period_end': period_end, 'value': value, 'filing_id': filing_id, 'form': form,
@@ -219,7 +277,7 @@ WITH f AS (
         -- its slot in the year: 1-4 the quarters, 5-8 instants at their ends, 9 H1, 10 9M, 11 FY
         CASE kind WHEN 'quarter' THEN fq WHEN 'instant' THEN 4 + fq WHEN 'half' THEN 9 WHEN 'nine_months' THEN 10
                   ELSE 11 END AS slot
-    FROM fiscal_facts(as_of, mode := mode, concepts := concepts, entity := entity)
+    FROM fiscal_facts_by_id(as_of, mode := mode, concepts := concepts, entity := entity)
     WHERE fiscal_period IS NOT NULL
 ), years AS (
     -- a fiscal label names one figure of each kind, so each slot holds at most one part: a pivot by aggregation
@@ -415,14 +473,14 @@ FROM (SELECT unit,
       GROUP BY unit)
 WHERE v IS NOT NULL OR derivable;
 
--- fact_lookup for analysts: an entity or a concept that is no key is an error, never an empty answer
--- (entity_key('nvda') gives the entity_id; store.resolve_concepts a metric's concepts).
+-- fact_lookup for analysts: the entity as entity_key reads it (ticker, CIK, name); an entity or a concept that is no
+-- key is an error, never an empty answer (store.resolve_concepts gives a metric's concepts).
 CREATE OR REPLACE MACRO fact_asof(entity, concepts, fact_start, fact_end, as_of := NULL, mode := 'as_of') AS TABLE
-SELECT * FROM fact_lookup(entity, qualified_concepts(concepts), fact_start, fact_end, as_of := as_of, mode := mode)
+SELECT * FROM fact_lookup(entity_key(entity), qualified_concepts(concepts), fact_start, fact_end, as_of := as_of,
+                          mode := mode)
 UNION ALL
 SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-WHERE CASE WHEN EXISTS (SELECT 1 FROM entities WHERE entity_id = entity) THEN mode_key(mode) IS NULL
-           ELSE error('fact_asof: ''' || entity || ''' is no entity_id; entity_key(''' || entity || ''') gives it') END;
+WHERE mode_key(mode) IS NULL OR entity_key(entity) IS NULL;  -- (read even where nothing is stored)
 
 
 -- The currency each entity reports in: the ISO currency unit most of its monetary facts are given in (a foreign
@@ -443,7 +501,7 @@ CREATE OR REPLACE MACRO reporting_currency(entity) AS (
 
 -- Each quarter known at as_of with its trailing twelve months: the sum of it and the three quarters before when
 -- they are consecutive fiscal quarters of a duration (a balance: its own value), known once all four are.
-CREATE OR REPLACE MACRO trailing_quarters(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
+CREATE OR REPLACE MACRO trailing_quarters_by_id(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
 SELECT * EXCLUDE (value, period_start, accepted_at, consecutive, sum4, start4, known4),
     CASE WHEN period_start IS NULL THEN value WHEN consecutive THEN sum4 END AS value,
     CASE WHEN period_start IS NOT NULL AND consecutive THEN start4 END AS period_start,
@@ -452,6 +510,23 @@ FROM (SELECT *,
           fiscal_year * 4 + fiscal_quarter - lag(fiscal_year * 4 + fiscal_quarter, 3) OVER last4 = 3
               AND count(period_start) OVER last4 = 4 AS consecutive,
           sum(value) OVER last4 AS sum4, min(period_start) OVER last4 AS start4, max(accepted_at) OVER last4 AS known4
-      FROM quarters_asof(as_of, mode := mode, concepts := concepts, entity := entity)
+      FROM quarters_asof_by_id(as_of, mode := mode, concepts := concepts, entity := entity)
       WHERE value IS NOT NULL
       WINDOW last4 AS (PARTITION BY entity_id, item, unit ORDER BY period_end ROWS 3 PRECEDING));
+
+-- The analysts' macros: the five above with the entity as entity_key reads it (an id, ticker, CIK or name; one it
+-- cannot read is an error). The API passes entity_ids to the _by_id ones: binding entity_key costs ~6 ms a query.
+CREATE OR REPLACE MACRO facts_asof(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
+SELECT * FROM facts_asof_by_id(as_of, mode := mode, concepts := concepts, entity := entity_key(entity));
+
+CREATE OR REPLACE MACRO fiscal_years(as_of, entity := NULL) AS TABLE
+SELECT * FROM fiscal_years_by_id(as_of, entity := entity_key(entity));
+
+CREATE OR REPLACE MACRO fiscal_facts(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
+SELECT * FROM fiscal_facts_by_id(as_of, mode := mode, concepts := concepts, entity := entity_key(entity));
+
+CREATE OR REPLACE MACRO quarters_asof(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
+SELECT * FROM quarters_asof_by_id(as_of, mode := mode, concepts := concepts, entity := entity_key(entity));
+
+CREATE OR REPLACE MACRO trailing_quarters(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
+SELECT * FROM trailing_quarters_by_id(as_of, mode := mode, concepts := concepts, entity := entity_key(entity));

@@ -1,7 +1,7 @@
 -- factstore backtest panel, applied after macros.sql: panel_asof(dates_table, concepts, entities := NULL,
 -- mode := 'as_of', items := NULL, period := 'quarter') takes the name of a table or view with a `date` column
--- (DATE, or TIMESTAMP in UTC), a list of qualified concepts, a list of entity_ids (NULL = all; another name is an
--- error), a mode ('first':
+-- (DATE, or TIMESTAMP in UTC), a list of qualified concepts, a list of entities (ids, tickers, CIKs or names as
+-- entity_key reads them; NULL = all; one it cannot read is an error), a mode ('first':
 -- values as first reported; 'latest': the newest, research only), the item (column) of each concept (NULL: each
 -- concept its own; a metric's concepts share one, in priority order: for each period the newest filing's figure,
 -- within one filing the first concept's) and
@@ -27,7 +27,9 @@ CREATE OR REPLACE MACRO panel_asof(dates_table, concepts, entities := NULL, mode
 WITH panel_dates AS (
     SELECT DISTINCT date::TIMESTAMP AS date FROM query_table(dates_table)
 ), panel_entities AS (
-    SELECT e.entity_id FROM entities e WHERE entities IS NULL OR list_contains(entities, e.entity_id)
+    -- (each entity as entity_key reads it: an id, ticker, CIK or name; one it cannot read is an error)
+    SELECT entity_id FROM entities WHERE entities IS NULL OR list_contains(entities, entity_id)
+    UNION SELECT entity_key(e) FROM (SELECT unnest(entities) AS e) WHERE e NOT IN (SELECT entity_id FROM entities)
 ), panel_items AS (
     -- each concept with its rank in the list and its item (a concept may stand in several items)
     SELECT unnest(concepts) AS concept, unnest(range(1, len(concepts) + 1)) AS rank,
@@ -35,11 +37,6 @@ WITH panel_dates AS (
     -- (a mode, period or entity it cannot read is an error, never an empty or an as_of panel)
     WHERE mode_key(mode) IS NOT NULL AND CASE WHEN period IN ('quarter', 'year', 'ttm') THEN true
         ELSE error('period ''' || coalesce(period::VARCHAR, 'NULL') || ''': give quarter, year or ttm') END
-      AND CASE WHEN entities IS NULL OR len(entities) = (SELECT count(*) FROM entities e
-                                                           WHERE list_contains(entities, e.entity_id)) THEN true
-          ELSE error('panel_asof: entities are entity_ids (entity_key(''NVDA'') gives one); not all of '
-                     || array_to_string(entities[:5], ', ') || CASE WHEN len(entities) > 5 THEN ', ...' ELSE '' END
-                     || ' are') END
 ), panel_reports AS (
     SELECT r.*, i.rank, i.item FROM reports r JOIN panel_items i USING (concept)
     WHERE r.entity_id IN (SELECT entity_id FROM panel_entities)
@@ -72,7 +69,7 @@ WITH panel_dates AS (
         {'fy_start': c.fy_start, 'fy_end': c.fy_end, 'hi': c.fy_end + 7,
          'lo': coalesce(lag(c.fy_end) OVER (PARTITION BY c.entity_id ORDER BY c.fy_end) + 7, '-infinity'::DATE)}
             AS span
-    FROM fiscal_years(CASE WHEN mode = 'latest' THEN NULL ELSE TIMESTAMP '1970-01-01' END) c
+    FROM fiscal_years_by_id(CASE WHEN mode = 'latest' THEN NULL ELSE TIMESTAMP '1970-01-01' END) c
     JOIN vintages v ON v.pseudo_id = c.entity_id
 ), spans AS MATERIALIZED (
     -- each distinct fiscal year of an entity's calendars
@@ -114,14 +111,14 @@ WITH panel_dates AS (
     SELECT q.entity_id AS rep, q.fiscal_year, q.item::INTEGER AS item, q.unit, q.fiscal_period, q.period_start,
         q.period_end, q.value, q.accepted_at, q.derived, q.filing_id, q.form,
         q.fiscal_year * 4 + q.fiscal_quarter AS quarter_no
-    FROM quarters_asof(TIMESTAMP '1970-01-01', mode := mode) q
+    FROM quarters_asof_by_id(TIMESTAMP '1970-01-01', mode := mode) q
     WHERE q.value IS NOT NULL AND period <> 'year'
 ), years AS (
     -- the fiscal years as reported, a balance at the year's end (only when fiscal years are asked)
     SELECT f.entity_id AS rep, f.fiscal_year, f.item::INTEGER AS item, f.unit, 'FY' || f.fiscal_year AS fiscal_period,
         f.period_start, f.period_end, f.value, f.accepted_at, false AS derived, f.filing_id, f.form,
         f.fiscal_year AS quarter_no
-    FROM fiscal_facts(TIMESTAMP '1970-01-01', mode := mode) f
+    FROM fiscal_facts_by_id(TIMESTAMP '1970-01-01', mode := mode) f
     WHERE period = 'year' AND f.value IS NOT NULL
       AND (f.kind = 'year' AND f.fiscal_period = 'FY' || f.fiscal_year
            OR f.kind = 'instant' AND f.fiscal_period = f.fiscal_year || 'Q4')

@@ -18,6 +18,19 @@ CREATE TABLE IF NOT EXISTS entity_aliases (
     entity_id VARCHAR NOT NULL
 );
 
+-- Every key an entity is found by in SQL (entity_key), as factstore.names makes them for the API: kind 'cik', 'code'
+-- (tickers, acronyms), 'name' (a name's words: in full, without legal suffixes, its first words; former names,
+-- curated aliases), 'absent' (a curated alias of a company not held), 'suffix' (a legal suffix core_key drops).
+-- A key of several entities is ambiguous; entity_id is NULL for an issuer with documents but no facts.
+-- Rewritten by factstore.entity_names in the write that changes the entities or documents.
+CREATE TABLE IF NOT EXISTS entity_names (
+    kind VARCHAR NOT NULL,
+    key VARCHAR NOT NULL,
+    entity_id VARCHAR,
+    label VARCHAR NOT NULL
+);
+CREATE TABLE IF NOT EXISTS entity_names_digest (digest VARCHAR);  -- what entity_names were made from
+
 -- One row per filing: its form and the moment it became public.
 CREATE TABLE IF NOT EXISTS filings (
     filing_id VARCHAR PRIMARY KEY,      -- course id_doc or SEC accession number

@@ -23,19 +23,19 @@ LEFT JOIN entities e ON e.entity_id = v.entity_id;
 
 -- Each fact's newest value (research only: it knows the future).
 CREATE OR REPLACE VIEW latest_facts AS
-SELECT * FROM facts_asof(NULL, mode := 'latest');
+SELECT * FROM facts_asof_by_id(NULL, mode := 'latest');
 
 -- Each fact as first reported.
 CREATE OR REPLACE VIEW first_reported AS
-SELECT * FROM facts_asof(NULL, mode := 'first');
+SELECT * FROM facts_asof_by_id(NULL, mode := 'first');
 
 -- Discrete fiscal quarters on the newest data, derived ones (Q4 = FY - 9M...) flagged with their formula.
 CREATE OR REPLACE VIEW discrete_quarters AS
-SELECT * EXCLUDE (parts) FROM quarters_asof(NULL, mode := 'latest') WHERE value IS NOT NULL;
+SELECT * EXCLUDE (parts) FROM quarters_asof_by_id(NULL, mode := 'latest') WHERE value IS NOT NULL;
 
 -- Each entity's fiscal calendar as learned from everything loaded.
 CREATE OR REPLACE VIEW fiscal_calendar AS
-SELECT * FROM fiscal_years(NULL);
+SELECT * FROM fiscal_years_by_id(NULL);
 
 -- Every change of a fact's value at or above rounding level: old value, new value, when and by which filing.
 CREATE OR REPLACE VIEW restatements AS

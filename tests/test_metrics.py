@@ -164,11 +164,10 @@ def test_the_macros_take_tickers_names_and_dates_as_text_and_refuse_what_they_ca
     # a foreign filer's currency by its ticker, as by its id (it was NULL by ticker)
     assert s.sql("SELECT reporting_currency('tsm') AS c, reporting_currency(entity_key('TSM')) AS d").values.tolist() \
         == [["TWD", "TWD"]]
-    with pytest.raises(FactstoreError, match="'NVDA' is no entity_id; entity_key"):  # a point lookup takes the id
-        s.sql("SELECT * FROM fact_asof('NVDA', ['us-gaap:Revenues'], NULL, DATE '2024-01-28')")
     point = "SELECT value FROM fact_asof({}, ['us-gaap:NetIncomeLoss'], DATE '2023-01-30', DATE '2024-01-28')"
     want = s.fact("NVDA", "us-gaap:NetIncomeLoss", start="2023-01-30", end="2024-01-28").value
-    assert s.sql(point.format("entity_key('nvda')"))["value"].tolist() == [want]
+    for entity in ("entity_key('nvda')", "'NVDA'", "'nvidia corporation'", "'0001045810'"):  # a point lookup, too
+        assert s.sql(point.format(entity))["value"].tolist() == [want], entity
     with pytest.raises(FactstoreError, match="give it qualified, as us-gaap:Revenues"):  # nor a bare name
         s.sql("SELECT * FROM fact_asof('0001045810', ['Revenues'], NULL, DATE '2024-01-28')")
     # the table macros read names and metrics as the API does: concept_keys is resolve_concepts
@@ -196,14 +195,14 @@ def test_the_macros_take_tickers_names_and_dates_as_text_and_refuse_what_they_ca
     s.sql(f"CREATE OR REPLACE TEMP VIEW panel_dates_t AS {dates}", write=True)
     assert len(s.sql("SELECT * FROM panel_asof('panel_dates_t', ['us-gaap:Revenues'], period := 'year')")) > 0
     for arg, message in (("mode := 'frist'", typo), ("period := 'yearly'", "give quarter, year or ttm"),
-                         ("entities := ['0001045810', 'NVDA']", r"entity_key\('NVDA'\) gives one")):
+                         ("entities := ['0001045810', 'NVDIA']", r"unknown entity 'NVDIA'")):
         with pytest.raises(FactstoreError, match=message):
             s.sql(f"SELECT * FROM panel_asof('panel_dates_t', ['us-gaap:Revenues'], {arg})")
-    # entities are entity_ids, and entity_key gives them from tickers and CIKs (a ticker gave 0 rows, found blind)
+    # entities as entity_key reads them: ids, tickers, CIKs, names (a ticker gave 0 rows, found blind)
     cells = [s.sql(f"SELECT entity_id, value FROM panel_asof('panel_dates_t', ['us-gaap:Revenues'], "
                    f"entities := {names}) ORDER BY 1") for names in (
-        "[entity_key('NVDA'), entity_key('aapl')]", "['0001045810', '0000320193']")]
-    assert len(cells[0]) == 2 and cells[0].equals(cells[1])
+        "[entity_key('NVDA'), entity_key('aapl')]", "['0001045810', '0000320193']", "['NVIDIA', 'Apple Inc.']")]
+    assert len(cells[0]) == 2 and cells[0].equals(cells[1]) and cells[2].equals(cells[1])
     s.sql("CREATE OR REPLACE TEMP TABLE questions_t AS SELECT 1 AS question_no, 'NVDA' AS entity, "
           "'NetIncomeLoss' AS concept, DATE '2023-01-30' AS period_start, DATE '2024-01-28' AS period_end, "
           "NULL::TIMESTAMP AS as_of", write=True)
