@@ -10,7 +10,7 @@ import re
 
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import factstore
@@ -74,6 +74,7 @@ def test_an_inserted_qualifier_is_refused_by_name_or_leaves_the_oracles_value(st
     with one unknown qualifier inserted between two parts."""
     years = bank[(bank["klass"] == "year") & (bank["expect"] == "fact")].reset_index(drop=True)
     words = {m.name: m.words for m in load_metrics()}
+    phrases = {" ".join(normalize_words(p)) for ws in words.values() for p in ws}
     seen = {"refused": 0, "unchanged": 0}
 
     @settings(**hypothesis_budget(examples, 200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -85,6 +86,9 @@ def test_an_inserted_qualifier_is_refused_by_name_or_leaves_the_oracles_value(st
         qualifier = data.draw(st.sampled_from(QUALIFIERS))
         parts.insert(data.draw(st.integers(0, len(parts))), qualifier)
         text = " ".join(parts) + "?"
+        # a qualifier that completes another metric's name is no qualifier ('net profit before tax': pre-tax income)
+        said, inserted = f" {' '.join(normalize_words(text))} ", " ".join(normalize_words(qualifier))
+        assume(not any(inserted in p and f" {p} " in said for p in phrases))
         answer = store.ask(text)
         if answer.kind == "unanswerable":
             named = [w for w in normalize_words(qualifier) if len(w) >= 4 or w in ("ex", "tax", "pro")]
