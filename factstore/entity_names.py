@@ -25,8 +25,8 @@ MADE_BY = hashlib.sha256(b"".join(
 def refresh(db: Db) -> bool:
     """Rewrite entity_names if the entities, the documents or the code that makes the keys changed since they were
     written (inside the caller's transaction); whether it did."""
-    digest = f"{MADE_BY}:{db.one(SQL['roster_digest'])[0]}"
-    if db.one("SELECT count(*) FROM entity_names_digest WHERE digest = ?", [digest])[0]:
+    digest, same = db.one(SQL["roster_digest"], [MADE_BY])
+    if same:
         return False
     rows = pd.DataFrame(names.Names(names.known_entities(db)).keys(), columns=["kind", "key", "entity_id", "label"])
     db.all("DELETE FROM entity_names")

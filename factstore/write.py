@@ -44,7 +44,8 @@ def _apply(db: Db, batches: list[Batch], apart: bool) -> list[LoadReport]:
     batch = batches[0].writable() if len(batches) == 1 else Batch.combine(batches)
     with db.transaction():
         added = _write(db, batch)
-        entity_names.refresh(db)
+        if len(batch.entities) or len(batch.documents):  # nothing else changes what entity_names are made of
+            entity_names.refresh(db)
         parts = [(b, _values(b.entities, "entity_id") | _values(b.filings, "entity_id")) for b in batches] \
             if apart else [(batch, None)]
         reports, loads, ingested = [], [], []

@@ -219,9 +219,9 @@ INSERT INTO loads SELECT now()::TIMESTAMP, * FROM {frame};
 INSERT OR IGNORE INTO ingested SELECT item, digest, entity_id, now()::TIMESTAMP, reports FROM {frame};
 
 -- name: roster_digest
--- What entity_names are made of (factstore.names.known_entities): the entities, and the issuers and titles of
--- the documents.
-SELECT concat_ws(':',
+-- What entity_names are made of (factstore.names.known_entities: the entities, and the issuers and titles of the
+-- documents) and the code that makes them (?), and whether entity_names were made of it.
+SELECT digest, digest IN (SELECT digest FROM entity_names_digest) FROM (SELECT concat_ws(':', ?,
     (SELECT sum(hash(entity_id, cik, name, tickers, other_names)::HUGEINT) FROM entities),
     (SELECT sum(hash(issuer, entity_id, title)::HUGEINT)
-     FROM (SELECT DISTINCT issuer, entity_id, title FROM documents WHERE issuer IS NOT NULL)));
+     FROM (SELECT DISTINCT issuer, entity_id, title FROM documents WHERE issuer IS NOT NULL))) AS digest);

@@ -168,6 +168,9 @@ def test_lower_case_tickers_unless_a_common_word():
     ("Apple FCF FY2024", "free_cash_flow"), ("Apple capex FY2024", "capex"), ("Apple inventory FY2024", "inventory"),
     ("¿Cuánto ingresó Apple en el ejercicio 2024?", "revenue"), ("¿Cuánto facturó Apple en 2024?", "revenue"),
     ("¿Cuánto ganó Apple en el ejercicio 2024?", "net_income"), ("apple rev FY2024", "revenue"),
+    # (found blind: 'earn' was corrected to the Spanish 'eran', and the question refused)
+    ("How much did Apple earn in fiscal 2024?", "net_income"), ("What Apple earned in FY2024", "net_income"),
+    ("How much revenue did Apple earn in FY2024?", "revenue"),
 ])
 def test_abbreviations_and_verbs_name_metrics(question, metric):
     p = read(question)

@@ -66,6 +66,7 @@ def test_the_company_named_is_the_company_answered(facts, real, question, name):
     ("", "empty question"), ("   ", "empty question"), ("💰💰💰 ???", "no recognizable words"),
     ("苹果公司2024年的收入是多少？", "no documents in the store"),
     ("What are AAPL's main risk factors related to China?", "no documents in the store"),
+    ("What was Apple's widget yield in fiscal 2024?", "no metric named"),  # (it said only: no documents)
     ("What was Acme's revenue in 2023?", "not in the store"),
 ])
 def test_what_cannot_be_answered_says_why(facts, question, why):

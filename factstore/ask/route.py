@@ -514,7 +514,8 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
     """Passages from the documents of the companies named (all documents when none is), one search per
     company (a table) when the question compares several."""
     if not db.sql("SELECT count(*) AS n FROM documents")["n"][0]:
-        return Answer("unanswerable", p.text, explanation="no documents in the store")
+        return Answer("unanswerable", p.text, explanation="no metric named (data/metrics.csv lists them), and no "
+                      "documents in the store to search")
     filters: dict[str, Any] = {"as_of": moment} if moment else {}
     scopes = _scopes(db, p.entities)
     held = [(name, docs) for name, docs in scopes if docs]
