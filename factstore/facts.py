@@ -266,7 +266,7 @@ def _named(find: Any, names: pd.Series) -> dict[Any, Any]:
 
 
 def _lookup(db: Db, sub: pd.DataFrame, mode: str) -> pd.DataFrame:
-    """lookup_asof over the sub-questions; per question the answer in the reporting currency (then USD, then by
+    """lookup_asof_by_id over the sub-questions; per question the answer in the reporting currency (then USD, then by
     unit), under its concepts in facts_asof's order (the newest filing's, or the first's; then the list's)."""
     if sub.empty:
         return pd.DataFrame(columns=["q", "value", "unit", "tag", "filing_id", "form", "accepted_at"])
@@ -276,7 +276,7 @@ def _lookup(db: Db, sub: pd.DataFrame, mode: str) -> pd.DataFrame:
             WITH currencies AS (SELECT * FROM reporting_currencies() WHERE entity_id IN (SELECT entity FROM {keys}))
             SELECT k.q, a.v.value AS value, a.unit, k.concept AS tag, a.v.filing_id AS filing_id, a.v.form AS form,
                 a.v.accepted_at AS accepted_at
-            FROM lookup_asof('{name}', mode := ?) a JOIN {keys} k USING (question_no)
+            FROM lookup_asof_by_id('{name}', mode := ?) a JOIN {keys} k USING (question_no)
             LEFT JOIN currencies c ON c.entity_id = k.entity
             QUALIFY row_number() OVER (PARTITION BY k.q ORDER BY unit_rank(a.unit, c.currency),
                 CASE WHEN ? = 'first' THEN a.v.accepted_at END,

@@ -388,17 +388,17 @@ SELECT entity_id,
 FROM known;
 
 -- A batch of questions (a table with question_no, entity, concept, period_start, period_end, as_of) answered
--- at once: each question's fact as known at its own as_of (or first/latest), one row per answered question. An entity
--- it cannot read (entity_key) or a name that is no concept (neither qualified nor a stored us-gaap name) is an error
--- (a metric is a list of concepts: store.facts reads it).
-CREATE OR REPLACE MACRO lookup_asof(questions, mode := 'as_of') AS TABLE
+-- at once: each question's fact as known at its own as_of (or first/latest), one row per answered question. The
+-- entity is an entity_id (lookup_asof, at the end, reads any name); a name that is no concept (neither qualified nor
+-- a stored us-gaap name) is an error (a metric is a list of concepts: store.facts reads it).
+CREATE OR REPLACE MACRO lookup_asof_by_id(questions, mode := 'as_of') AS TABLE
 WITH q AS (
     SELECT q.question_no, q.entity_id,
         CASE WHEN c.concept IS NOT NULL THEN c.concept WHEN contains(q.concept, ':') THEN q.concept
              ELSE error('lookup_asof: ''' || q.concept || ''' is no concept of the store (a metric: store.facts, '
                         || 'or concept_keys([''' || q.concept || ''']) for its concepts)') END AS concept,
         q.period_start, q.period_end, q.as_of
-    FROM (SELECT question_no, entity_key(entity) AS entity_id, concept, period_start::DATE AS period_start,
+    FROM (SELECT question_no, entity AS entity_id, concept, period_start::DATE AS period_start,
               period_end::DATE AS period_end, as_of::TIMESTAMP AS as_of FROM query_table(questions)) q
     LEFT JOIN concepts c ON c.concept = q.concept OR (c.name = q.concept AND c.taxonomy = 'us-gaap')
 )
@@ -514,7 +514,7 @@ FROM (SELECT *,
       WHERE value IS NOT NULL
       WINDOW last4 AS (PARTITION BY entity_id, item, unit ORDER BY period_end ROWS 3 PRECEDING));
 
--- The analysts' macros: the five above with the entity as entity_key reads it (an id, ticker, CIK or name; one it
+-- The analysts' macros: the six above with the entity as entity_key reads it (an id, ticker, CIK or name; one it
 -- cannot read is an error). The API passes entity_ids to the _by_id ones: binding entity_key costs ~6 ms a query.
 
 -- facts_asof_by_id, the entity as entity_key reads it.
@@ -536,3 +536,8 @@ SELECT * FROM quarters_asof_by_id(as_of, mode := mode, concepts := concepts, ent
 -- trailing_quarters_by_id, the entity as entity_key reads it.
 CREATE OR REPLACE MACRO trailing_quarters(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
 SELECT * FROM trailing_quarters_by_id(as_of, mode := mode, concepts := concepts, entity := entity_key(entity));
+
+-- lookup_asof_by_id, each question's entity as entity_key reads it (one it cannot read is an error).
+CREATE OR REPLACE MACRO lookup_asof(questions, mode := 'as_of') AS TABLE
+WITH _lookup_questions AS (SELECT * REPLACE (entity_key(entity) AS entity) FROM query_table(questions))
+SELECT * FROM lookup_asof_by_id('_lookup_questions', mode := mode);

@@ -84,13 +84,17 @@ def test_entity_key_reads_a_name_as_resolve_entity_does(named):
 
 
 def test_every_macro_taking_an_entity_reads_names(named):
-    for query in ("SELECT count(*) FROM facts_asof(NULL, entity := {})", "SELECT count(*) FROM fiscal_years(NULL, "
-                  "entity := {})", "SELECT reporting_currency({})", "SELECT count(*) FROM quarters_asof(NULL, "
-                  "entity := {})", "SELECT count(*) FROM fiscal_facts(NULL, entity := {})",
+    questions = ("CREATE OR REPLACE TEMP VIEW questions_n AS SELECT 1 AS question_no, {} AS entity, 'us-gaap:Revenues' "
+                 "AS concept, NULL AS period_start, DATE '2024-12-31' AS period_end, NULL AS as_of; "
+                 "SELECT count(*) FROM lookup_asof('questions_n')")
+    for query in (questions, "SELECT count(*) FROM facts_asof(NULL, entity := {})",
+                  "SELECT count(*) FROM fiscal_years(NULL, entity := {})", "SELECT reporting_currency({})",
+                  "SELECT count(*) FROM quarters_asof(NULL, entity := {})",
+                  "SELECT count(*) FROM fiscal_facts(NULL, entity := {})",
                   "SELECT count(*) FROM trailing_quarters(NULL, entity := {})"):
-        named.sql(query.format("'micron technology'"))
+        named.sql(query.format("'micron technology'"), write=True)
         with pytest.raises(FactstoreError, match="ambiguous: 'alpha'"):
-            named.sql(query.format("'alpha'"))
+            named.sql(query.format("'alpha'"), write=True)
 
 
 def test_plain_duckdb_reads_names_from_the_file(named):
