@@ -161,8 +161,8 @@ def quarters(db: Db, entity: str | int, concept: str | list[str], *, as_of: Any 
         SELECT fiscal_period, period_start, period_end, value, derived, accepted_at, formula,
             filing_id, form, warnings, unit, concept, fiscal_year, fiscal_quarter
         FROM quarters_asof_by_id(?, mode := ?, concepts := ?, entity := ?)
-        WHERE value IS NOT NULL ORDER BY period_end, unit_rank(unit, reporting_currency(?))""",
-        [_as_of(as_of, mode), mode, concepts, entity_id, entity_id])
+        WHERE value IS NOT NULL ORDER BY period_end, unit_rank(unit, ?)""",
+        [_as_of(as_of, mode), mode, concepts, entity_id, reporting_currency(db, entity_id)])
 
 
 def history(db: Db, entity: str | int, concept: str | list[str], *, start: Any = None, end: Any = None,
