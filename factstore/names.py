@@ -194,8 +194,10 @@ class Names:
             cik = e.cik or (int(e.entity_id) if e.entity_id and e.entity_id.isdigit() else None)
             if cik:
                 self._ciks.setdefault(cik, set()).add(i)
-        for a, owners in named_codes.items():  # an acronym counts only where it fits one company
-            if len(owners) == 1 and self._codes.get(a, owners) == owners:
+        # an acronym counts only where it fits one company and is no other company's name ('FMC' is FMC Corp,
+        # never Ford Motor Co)
+        for a, owners in named_codes.items():
+            if len(owners) == 1 and self._codes.get(a, owners) == owners == self._keys.get(a.lower(), owners):
                 self._codes[a] = owners
         curated: dict[str, set[int]] = {}
         for alias in curated_aliases() if aliases is None else aliases:

@@ -376,6 +376,8 @@ MUTANTS: list[Mutant] = [
            "'^(\\S+(?: \\S+)*?)(?: (?:'", "'^(\\S+(?: \\S+)*)(?: (?:'", ("tests/test_sql_names.py",)),
     Mutant("a load leaves SQL's names as they were", "factstore/write.py",
            "            entity_names.refresh(db)\n", "            pass\n", ("tests/test_sql_names.py",)),
+    Mutant("an acronym takes another company's name", "factstore/names.py",
+           " == owners == self._keys.get(a.lower(), owners):", " == owners:", ("tests/test_names.py",)),
     Mutant("lookup_asof takes a name for an entity_id", "sql/macros.sql",
            "SELECT * REPLACE (entity_key(entity) AS entity) FROM query_table(questions)",
            "SELECT * FROM query_table(questions)", ("tests/test_sql_names.py",)),

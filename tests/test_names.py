@@ -101,6 +101,15 @@ def test_a_name_that_fits_several_is_never_guessed():
     assert not found.entities and [w for w, _ in found.ambiguous] == ["Alpha"]
 
 
+def test_an_acronym_never_takes_another_company_s_name():
+    """Found blind on the FSDS filers: 'FMC' was Ford Motor Co's acronym before FMC Corp's name, and 'EMC' Exxon
+    Mobil's before EMC Corp's."""
+    names = Names([Entity("FORD MOTOR CO", "0000037996", cik=37996), Entity("FMC CORP", "0000037785", cik=37785),
+                   Entity("TAIWAN SEMICONDUCTOR MANUFACTURING CO LTD", "0001046179", cik=1046179)], [])
+    assert names.resolve("FMC").cik == 37785 and names.resolve("fmc corp").cik == 37785
+    assert names.resolve("TSMC").cik == 1046179 and names.resolve("Ford Motor").cik == 37996
+
+
 def test_a_company_not_held_resolves_to_nothing_else():
     names = Names(ALPHA, CURATED)
     with pytest.raises(NotFound, match="Microsoft Corporation .CIK 789019. is not in the store"):
