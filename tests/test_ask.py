@@ -143,6 +143,19 @@ def test_unanswerable_says_why(store):
     assert a.kind == "unanswerable" and a.explanation and not a.citations and a.value is None
 
 
+def test_an_unread_word_refuses_a_figure_only_where_a_figure_would_be_given(store):
+    # with a period the facts would answer, and 'recurring' could change which figure: refused
+    dated = store.ask("How much of Rapsa's revenue is recurring in FY2021?")
+    assert dated.kind == "unanswerable" and "could not read 'recurring'" in dated.explanation and not dated.citations
+    # without a period or moment no figure is given: the question goes to Rapsa's documents
+    text = store.ask("How much of Rapsa's revenue is recurring?")
+    assert text.kind == "passages" and text.value is None and text.citations
+    assert "no figure: 'recurring'" in text.explanation
+    issuers = store.sql("SELECT doc_id, issuer FROM documents").set_index("doc_id")["issuer"]
+    assert {issuers[c.doc] for c in text.citations} == {"Rapsa"}
+    _assert_citations_slice(store, text)
+
+
 def test_text_as_of_skips_later_filings(store):
     a = store.ask("What risk factors does Rapsa describe?", as_of="2019-06-01")
     accepted = store.sql("SELECT doc_id, accepted_at FROM documents").set_index("doc_id")["accepted_at"]

@@ -88,6 +88,24 @@ def test_a_quantity_question_weighs_up_the_chunks_stating_figures():
     assert weighed.search("Describe the employees' culture", k=1)[0].chunk_no == 0  # no quantity asked
 
 
+def test_a_passage_repeating_one_ranked_above_it_in_its_document_is_left_out():
+    segments = "Our reportable segments are the Americas, Europe and Asia, managed on a geographic basis."
+    sections = [("Business", segments), ("Notes", segments.replace("Our", "The Company's")),
+                ("Notes", "Net sales by reportable segment: Americas 10, Europe 5, Asia 3."),
+                ("Risk Factors", "Segments may change.")]
+    frame = pd.concat([_chunks(sections), _chunks(sections[:1]).assign(doc_id="e", year=2023)], ignore_index=True)
+    distinct = ChunkIndex.from_frame(frame, ranking=Ranking(plain=True, distinct=True))
+    repeats = ChunkIndex.from_frame(frame, ranking=Ranking(plain=True))
+    question = "What are the reportable segments?"
+    every = [(h.doc_id, h.chunk_no) for h in repeats.search(question, k=10)]
+    assert len(every) == 5 and every.index(("d", 1)) < 3
+    # the notes' copy of d's segments is left out; e's (another document: another year) is kept
+    wanted = [hit for hit in every if hit != ("d", 1)]
+    assert [(h.doc_id, h.chunk_no) for h in distinct.search(question, k=10)] == wanted
+    assert [(h.doc_id, h.chunk_no) for h in distinct.search(question, k=3)] == wanted[:3]
+    assert RANKINGS["scoped"].distinct and not Ranking().distinct  # the course's rankings keep every passage
+
+
 def test_the_gold_sets_rows_are_whole():
     gold = read_text_gold()
     assert len(gold) >= 150 and len({q["id"] for q in gold}) == len(gold)

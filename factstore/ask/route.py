@@ -164,10 +164,11 @@ def _one_with_facts(db: Db, p: Reading, moment: datetime | None) -> Reading:
 
 
 def _unread(p: Reading) -> Answer | None:
-    """'unanswerable' for a question about a company's figures with words no part of the reading took that could
-    change the figure: a figure for another question is never given in its place (see _asks_the_text for the
-    questions about a figure that go to the text instead)."""
-    if p.unread and p.metric and (p.entities or p.periods or p.as_of) and not _asks_the_text(p):
+    """'unanswerable' for a question the facts would answer (a figure, and a period or moment) with words no part
+    of the reading took that could change the figure: a figure for another question is never given in its place
+    (see _asks_the_text for the questions about a figure that go to the text instead). Without a period or moment
+    no figure is given: the question goes to the text ('How dependent is Alphabet on ad revenue?')."""
+    if p.unread and p.metric and (p.periods or p.as_of) and not _asks_the_text(p):
         return Answer("unanswerable", p.text, explanation=f"could not read {' '.join(p.unread)!r}: those words could "
                       f"change which figure is asked, and no part of the question takes them")
     if len(p.periods) > 1 and p.metric and not p.growth:
