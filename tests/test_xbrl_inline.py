@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import factstore
 from factstore.errors import LoadError
 from factstore.xbrl.files import read_body
-from factstore.xbrl.model import resolve_duplicates
+from factstore.xbrl.model import markup_text, resolve_duplicates
 from tests.helpers import budget
 from tests.helpers import examples as hypothesis_budget
 
@@ -197,6 +197,40 @@ def test_a_prefix_declared_below_the_root_means_what_it_says_there() -> None:
     deep, top = read_body(_doc(inner).encode(), "deep.htm").facts
     assert (deep.namespace, deep.value) == ("http://other.example/2024", "1234")
     assert (top.namespace, top.value) == ("http://acme.example/20241231", "5")
+
+
+def test_an_instances_contexts_and_units_read_prefixes_declared_below_the_root() -> None:
+    """The same rule in an instance: a context or unit declaring its own prefixes is read with them, and a document
+    declaring nothing below its root reads every QName with the root's."""
+    def instance(root_ns: str, context_ns: str, unit_ns: str) -> bytes:
+        return ('<xbrl xmlns="http://www.xbrl.org/2003/instance" xmlns:xbrldi="http://xbrl.org/2006/xbrldi" '
+                f'xmlns:us-gaap="http://fasb.org/us-gaap/2024"{root_ns}>'
+                f'<context id="c"{context_ns}><entity><identifier scheme="http://www.sec.gov/CIK">1</identifier>'
+                '<segment><xbrldi:explicitMember dimension="us-gaap:StatementBusinessSegmentsAxis">acme:WidgetsMember'
+                '</xbrldi:explicitMember></segment></entity><period><instant>2024-12-31</instant></period></context>'
+                f'<unit id="u"{unit_ns}><measure>iso4217:USD</measure></unit>'
+                '<us-gaap:Assets contextRef="c" unitRef="u" decimals="0">7</us-gaap:Assets></xbrl>').encode()
+
+    acme, iso = ' xmlns:acme="http://acme.example/2024"', ' xmlns:iso4217="http://www.xbrl.org/2003/iso4217"'
+    for body in (instance(acme + iso, "", ""), instance("", acme, iso)):  # at the root; on the context and unit
+        fact = read_body(body, "instance.xml").facts[0]
+        assert fact.context.dims == (("us-gaap:StatementBusinessSegmentsAxis", "acme:WidgetsMember"),)
+        assert fact.unit == "USD"
+    with pytest.raises(LoadError, match="'acme:WidgetsMember' is not a QName declared"):
+        read_body(instance(iso, "", ""), "undeclared.xml")
+
+
+BLOCKS = ["address", "article", "blockquote", "br", "dd", "div", "dl", "dt", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
+          "li", "ol", "p", "pre", "section", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul"]
+
+
+@pytest.mark.parametrize("name", BLOCKS)
+def test_a_block_element_separates_its_words_and_an_inline_one_joins_them(name) -> None:
+    for tag in (name, name.upper(), f"xhtml:{name}"):
+        assert markup_text(f"one<{tag} class='x'>two</{tag}>three<{tag}/>four") == "one two three four", tag
+    inline = {"span", "b", "a", "font", "i", "sup", "ix:nonfraction", f"{name}x", f"x{name}"}
+    for tag in inline - set(BLOCKS):
+        assert markup_text(f"one<{tag} id='x'>two</{tag}>three") == "onetwothree", tag
 
 
 def test_a_typed_dimension_is_its_value(tmp_path) -> None:

@@ -50,11 +50,11 @@ def read_body(body: bytes, source: str) -> Document:
         root = etree.fromstring(body, _PARSER)
     except etree.XMLSyntaxError as exc:
         raise LoadError(source, f"not well-formed XML: {exc}") from exc
+    # where the root's are the only namespace declarations, every element has the root's in scope
+    shared = root.nsmap if body.count(b"xmlns") == len(root.nsmap) else None
     if root.tag == f"{{{XBRLI}}}xbrl":
-        return read_instance(root, source)
+        return read_instance(root, source, shared)
     if inline_namespace(root) is not None:
-        # where the root's are the only namespace declarations, every element has the root's in scope
-        shared = root.nsmap if body.count(b"xmlns") == len(root.nsmap) else None
         return read_inline(root, source, shared)
     raise LoadError(source, f"neither an XBRL instance nor an inline XBRL document (root {root.tag})")
 

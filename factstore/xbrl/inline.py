@@ -44,8 +44,8 @@ def read_inline(root: etree._Element, source: str, shared: dict[str | None, str]
         raise LoadError(source, "an inline XBRL document without ix:resources (no contexts, no units)")
     known_contexts, known_units = {}, {}
     for element in resources:
-        known_contexts.update(contexts(element, source))
-        known_units.update(units(element, source))
+        known_contexts.update(contexts(element, source, shared))
+        known_units.update(units(element, source, shared))
     continuations = {e.get("id"): e for e in root.iter(f"{{{ix}}}continuation")}
     facts = []
     for element in root.iter(f"{{{ix}}}nonFraction", f"{{{ix}}}nonNumeric", f"{{{ix}}}fraction",

@@ -21,9 +21,11 @@ from factstore.xbrl.model import (
 )
 
 
-def read_instance(root: etree._Element, source: str) -> Document:
-    """The facts of an instance document's root (`xbrli:xbrl`), in document order."""
-    known_contexts, known_units = contexts(root, source), units(root, source)
+def read_instance(root: etree._Element, source: str, shared: dict[str | None, str] | None = None) -> Document:
+    """The facts of an instance document's root (`xbrli:xbrl`), in document order. `shared`: the namespaces every
+    element has in scope, where the document declares none below its root (each element's own map is built
+    otherwise)."""
+    known_contexts, known_units = contexts(root, source, shared), units(root, source, shared)
     facts = []
     names: dict[tuple[str, str | None], tuple[str, str]] = {}  # (tag, prefix) -> (namespace, concept)
     for element in root.iterchildren(tag=etree.Element):
