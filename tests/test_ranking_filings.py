@@ -30,6 +30,9 @@ def test_glossary_reads_spanish_words_and_phrases_in_english():
     assert english(tokenize("plantilla y ventas")) == [*tokenize("workforce employees headcount"),
                                                        *tokenize("sales revenue")]
     assert english(tokenize("the weather today")) == []
+    # a word of two senses reads as both ('demanda': demand and lawsuit), a phrase as its own ('class action')
+    assert {"demand", "lawsuit"} <= set(english(tokenize("la demanda de GPU")))
+    assert english(tokenize("demanda colectiva")) == tokenize("class action lawsuit")
 
 
 def test_a_plain_ranking_drops_question_words_unless_nothing_else_is_left():
