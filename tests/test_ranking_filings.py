@@ -16,7 +16,7 @@ from factstore.evaluate.ask import REAL_FILINGS
 from factstore.evaluate.filings import TEXT_GOLD, locate, paragraphs, read_text_gold
 from factstore.loaders.filing import html_text
 from factstore.resources import data_file
-from factstore.text.glossary import english
+from factstore.text.glossary import english, filed
 from factstore.text.search import RANKINGS, ChunkIndex, Ranking
 from factstore.text.tokenize import tokenize
 
@@ -33,6 +33,31 @@ def test_glossary_reads_spanish_words_and_phrases_in_english():
     # a word of two senses reads as both ('demanda': demand and lawsuit), a phrase as its own ('class action')
     assert {"demand", "lawsuit"} <= set(english(tokenize("la demanda de GPU")))
     assert english(tokenize("demanda colectiva")) == tokenize("class action lawsuit")
+
+
+def test_synonyms_read_a_questions_words_with_the_words_filings_use():
+    with data_file("synonyms.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:  # each entry, as a question would hold it: the filing's words it does not hold already
+        asked, wanted = tokenize(row["asked"]), tokenize(row["filed"])
+        assert filed(asked) == [t for t in dict.fromkeys(wanted) if t not in asked], row
+    assert filed(tokenize("How many people work at Acme?")) == ["employees"]
+    assert filed(tokenize("who are its rivals and competitors")) == ["competition"]  # 'competitors' held already
+    assert filed(tokenize("the weather today")) == []
+    assert Ranking(plain=True, synonyms=True).terms("Who are Acme's rivals?") == [
+        "acme", "rivals", "competitors", "competition"]
+    assert RANKINGS["scoped"].synonyms and not Ranking().synonyms  # the course's rankings read queries as written
+
+
+def test_a_question_in_its_own_words_finds_the_filings_words():
+    frame = _chunks([("Human Capital", "As of year end we had approximately 1,200 full-time employees."),
+                     ("Culture", "Our culture is shaped by the people who work with our customers every day."),
+                     ("Business", "We sell our products through retailers that work with many people.")])
+    question = "How many people work at Acme?"
+    bare = ChunkIndex.from_frame(frame, ranking=Ranking(plain=True))
+    read = ChunkIndex.from_frame(frame, ranking=Ranking(plain=True, synonyms=True))
+    assert bare.search(question, k=1)[0].section != "Human Capital"
+    assert read.search(question, k=1)[0].section == "Human Capital"
 
 
 def test_a_plain_ranking_drops_question_words_unless_nothing_else_is_left():
