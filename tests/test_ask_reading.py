@@ -181,3 +181,40 @@ def test_headcount_is_no_figure_of_the_facts():
     """Employees are not in companyfacts: a headcount question is a text question, never another metric."""
     p = read("How many employees does Apple have? headcount")
     assert p.metric is None and p.entities == [APPLE]
+
+
+# ------------------------------------------------------------------------- the United States, as questions write it
+US_STEEL = Entity("UNITED STATES STEEL CORP", "0001163302", ("X",), True, cik=1163302)
+
+
+@pytest.mark.parametrize("question", [
+    "What was Apple's revenue in the U.S. in fiscal 2024?",
+    "What was Apple's U.S. revenue in fiscal 2024?",
+    "What was Apple's US revenue in fiscal 2024?",
+    "What was Apple's revenue in the USA in fiscal 2024?",
+    "What was Apple's revenue in the U.S.A. in fiscal 2024?",
+    "What was Apple's revenue in the United States in fiscal 2024?",
+    "¿Cuáles fueron las ventas de Apple en EE. UU. en el ejercicio 2024?",
+    "¿Cuáles fueron las ventas de Apple en Estados Unidos en el ejercicio 2024?",
+])
+def test_the_united_states_is_a_part_of_the_company_never_read_past(question):
+    # 'U.S.' was read as 'u' ('you') and 's', and 'US' as the pronoun: the company's total was given for its U.S.
+    # sales; 'the United States' named United States Steel
+    p = parse(question, Names([APPLE, US_STEEL]), METRICS)
+    assert ([e.name for e in p.entities], p.metric.name, p.periods, p.part) == (
+        ["Apple Inc."], "revenue", ["FY2024"], "usa"), p.line()
+
+
+@pytest.mark.parametrize(("question", "currency"), [
+    ("What was Apple's revenue in fiscal 2024 in US dollars?", "USD"),
+    ("What was Apple's revenue in fiscal 2024 in U.S. dollars?", "USD"),
+    ("Tell us Apple's revenue in fiscal 2024", None),
+])
+def test_us_dollars_and_the_pronoun_are_not_the_country(question, currency):
+    p = parse(question, Names([APPLE, US_STEEL]), METRICS)
+    assert (p.part, p.currency, p.unread, [e.name for e in p.entities]) == (None, currency, [], ["Apple Inc."])
+
+
+def test_united_states_steel_is_still_the_company():
+    p = parse("What was United States Steel's revenue in 2023?", Names([APPLE, US_STEEL]), METRICS)
+    assert ([e.name for e in p.entities], p.part) == (["UNITED STATES STEEL CORP"], None)

@@ -320,6 +320,7 @@ def test_known_since_is_the_first_filing_of_the_current_value(course_store, data
 
 @pytest.mark.parametrize(("question", "unit"), [
     ("What was TSMC's net income in 2024 in US dollars?", None),  # reported in TWD: no USD figure of it
+    ("What was TSMC's net income in 2024 in U.S. dollars?", None),  # (found reading 'U.S.': it gave the TWD figure)
     ("What was TSMC's net income in 2024 in NT dollars?", "TWD"),
     ("What was Apple's revenue in fiscal 2024 in euros?", None),
     ("¿Cuáles fueron los ingresos de Apple en 2024 en dólares?", "USD"),
@@ -330,7 +331,7 @@ def test_a_currency_asked_is_the_answers_or_the_question_is_refused(eight_compan
     never converted: a currency other than the figure's is refused, naming both; the figure's own is answered as
     the question without it is."""
     answer = eight_companies.ask(question)
-    plain = eight_companies.ask(re.sub(r" (?:in|en) (?:US |NT )?(?:dollars|euros|dólares)", "", question))
+    plain = eight_companies.ask(re.sub(r" (?:in|en) (?:US |U\.S\. |NT )?(?:dollars|euros|dólares)", "", question))
     assert plain.kind == "fact" and plain.unit.split("/")[0] in ("TWD", "USD")
     if unit is None:
         assert answer.kind == "unanswerable" and answer.value is None

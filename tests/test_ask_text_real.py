@@ -69,3 +69,19 @@ def test_a_quarter_named_by_its_end_filters_without_error(store):
 def test_headcount_reaches_the_human_capital_passage(store, question):
     answer = store.ask(question, k=3)  # the issue's quoted miss: question words counted, long chunks favoured
     assert answer.kind == "passages" and _cites(store, answer, "approximately 164,000 full-time equivalent employees")
+
+
+@pytest.mark.parametrize("question", [
+    "What was Apple's revenue in the U.S. in fiscal 2024?",
+    "What was Apple's US revenue in fiscal 2024?",
+    "What was Apple's revenue in the United States in fiscal 2024?",
+    "¿Cuáles fueron las ventas de Apple en EE. UU. en el ejercicio 2024?",
+])
+def test_us_sales_are_the_us_figure_never_the_total(store, question):
+    """Found reading 'U.S.' in the blind questions: 'U.S.' was read as 'you' and 's', 'US' as the pronoun, and
+    Apple's total net sales (391,035M) answered a question about its U.S. sales. The 10-K tags its U.S. net sales
+    (Geographical=US): that figure, or a refusal, never the total."""
+    total = store.ask("What was Apple's revenue in fiscal 2024?")
+    answer = store.ask(question)
+    assert answer.kind == "fact" and answer.value != total.value, answer.explanation
+    assert answer.value == 142_196_000_000 and "=US" in answer.explanation

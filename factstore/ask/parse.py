@@ -127,7 +127,7 @@ _POLITE = re.compile(r"\b(?:please|por favor|thanks|thank you|gracias|can you te
                      r"show me|give me|i need|i want to know|quiero saber|dime|dame|necesito saber|me dices|"
                      r"puedes decirme|podrias decirme)\b")
 _UNIT = re.compile(r"\b(?:in|en)\s+(?:millions?|billions?|thousands?|millones|miles(?:\s+de\s+millones)?|"
-                   r"(?:us\s+)?dollars?|usd|dolares|euros?|twd|nt\$?)(?:\s+(?:of\s+|de\s+)?(?:dollars?|usd|dolares))?\b")
+                   r"(?:u\.?\s?s\.?\s*)?dollars?|usd|dolares|euros?|twd|nt\$?)(?:\s+(?:of\s+|de\s+)?(?:dollars?|usd|dolares))?\b")
 # the currency a unit phrase names (NT dollars are TWD), as an ISO code
 _CURRENCIES = (("TWD", re.compile(r"\b(?:twd|nt)\b")), ("EUR", re.compile(r"\beuros?\b")),
                ("USD", re.compile(r"\b(?:dollars?|usd|dolares)\b")))
@@ -513,9 +513,18 @@ def own_words(entities: Sequence[Entity]) -> set[str]:
     return out
 
 
+# The United States as questions write it ('U.S.', 'US', 'USA', 'EE. UU.', 'the United States', 'Estados Unidos'),
+# read as one word, 'usa': the pronoun 'us' is read past, and 'United States' names United States Steel; U.S. GAAP,
+# dollars and Treasuries are not the country asked about
+_USA = re.compile(r"(?<![\w.])(?:U\.\s?S\.(?:\s?A\.)?|USA|US|EE\.\s?UU\.|EEUU)(?!\w)"
+                  r"(?!\s*(?:GAAP|[Dd]ollars?|\$|Treasur))"
+                  r"|(?i:(?<=\bthe\s)united\s+states\b(?!\s+steel)|\bestados\s+unidos\b)")
+
+
 def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metric]) -> Reading:
     """Read a question in English or Spanish (see the module docstring)."""
-    norm = normalize(question)
+    read = _USA.sub("USA", question)
+    norm = normalize(read)
     taken = _Taken(norm)
     ended = _ended(taken)
     as_of, at_filing = _as_of(taken)
@@ -523,7 +532,7 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
     if restatement:
         taken.find(re.compile(r"\b(?:ever|alguna vez|how did|como)\b"), "restatement")
     mode = next((m for pattern, m in _MODE if taken.find(pattern, "mode")), "as_of")
-    found = find_entities(question, known)
+    found = find_entities(read, known)
     for written in found.named_as + found.absent_as + [w for w, _ in found.ambiguous]:
         for m in re.finditer(rf"(?<!\w){re.escape(normalize(written))}(?!\w)", norm):
             if taken.free(m.start(), m.end()):

@@ -333,15 +333,21 @@ def _member_words(member: str) -> list[str]:
     return words[:-1] if len(words) > 1 and words[-1] in ("segment", "member") else words
 
 
+_COUNTRIES = {"usa": ("us", "usa", "united states")}  # a part the parser reads as one word: its members' names
+
+
 def _fits(part: str, dims: str) -> bool:
     """Whether a part a question names ('iphone', 'greater china', 'services') is the member of one-axis
     dimensions ('ProductOrService=IPhone'): the same letters, or words all among the member's (plurals aside)."""
     if ";" in dims or dims.startswith("Coregistrant="):
         return False
     member = _member_words(dims.split("=", 1)[1])
-    asked = [w.removesuffix("s") for w in part.split()]
     have = [w.removesuffix("s") for w in member]
-    return "".join(asked) == "".join(have) or set(asked) <= set(have)
+    for name in _COUNTRIES.get(part, (part,)):
+        asked = [w.removesuffix("s") for w in name.split()]
+        if "".join(asked) == "".join(have) or set(asked) <= set(have):
+            return True
+    return False
 
 
 def _part_metric(db: Db, entity: Entity, p: Reading) -> Metric:
