@@ -194,6 +194,8 @@ US_STEEL = Entity("UNITED STATES STEEL CORP", "0001163302", ("X",), True, cik=11
     "What was Apple's revenue in the USA in fiscal 2024?",
     "What was Apple's revenue in the U.S.A. in fiscal 2024?",
     "What was Apple's revenue in the United States in fiscal 2024?",
+    "What was Apple's United States revenue in fiscal 2024?",
+    "Apple revenue in United States FY2024",
     "¿Cuáles fueron las ventas de Apple en EE. UU. en el ejercicio 2024?",
     "¿Cuáles fueron las ventas de Apple en Estados Unidos en el ejercicio 2024?",
 ])

@@ -513,12 +513,12 @@ def own_words(entities: Sequence[Entity]) -> set[str]:
     return out
 
 
-# The United States as questions write it ('U.S.', 'US', 'USA', 'EE. UU.', 'the United States', 'Estados Unidos'),
-# read as one word, 'usa': the pronoun 'us' is read past, and 'United States' names United States Steel; U.S. GAAP,
-# dollars and Treasuries are not the country asked about
+# The United States as questions write it ('U.S.', 'US', 'USA', 'EE. UU.', 'United States', 'Estados Unidos'), read
+# as one word, 'usa': the pronoun 'us' is read past, and 'United States' named United States Steel (still named by
+# 'United States Steel'); U.S. GAAP, dollars and Treasuries are not the country asked about
 _USA = re.compile(r"(?<![\w.])(?:U\.\s?S\.(?:\s?A\.)?|USA|US|EE\.\s?UU\.|EEUU)(?!\w)"
                   r"(?!\s*(?:GAAP|[Dd]ollars?|\$|Treasur))"
-                  r"|(?i:(?<=\bthe\s)united\s+states\b(?!\s+steel)|\bestados\s+unidos\b)")
+                  r"|(?i:\bunited\s+states\b(?!\s+steel)|\bestados\s+unidos\b)")
 
 
 def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metric]) -> Reading:
