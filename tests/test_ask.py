@@ -138,6 +138,17 @@ def test_comparison_is_a_table(store):
     assert facts.kind == "table" and {r["entity"] for r in facts.table} == {"Rapsa", "Busmar Hogar"}
 
 
+def test_a_comparison_missing_a_company_names_no_first(store):
+    # as of 2022-01-01 Busmar Hogar's FY2021 10-K is filed (Sept. 2021) and Rapsa's is not (March 2022)
+    now = store.ask("Compare the net income of Rapsa and Busmar Hogar in FY2021")
+    assert now.value == max(r["value"] for r in now.table) and "first: " in now.explanation
+    then = store.ask("Compare the net income of Rapsa and Busmar Hogar in FY2021", as_of="2022-01-01")
+    assert then.kind == "table" and then.value is None and then.unit is None
+    assert [(r["entity"], r["value"] is None) for r in then.table] == [("Busmar Hogar", False), ("Rapsa", True)]
+    assert "no first: missing Rapsa" in then.explanation and "first: Busmar" not in then.explanation
+    assert all(accepted < "2022-01-01" for accepted in (r["accepted_at"] for r in then.table) if accepted)
+
+
 def test_unanswerable_says_why(store):
     a = store.ask("What was Rapsa's revenue in FY2031?")
     assert a.kind == "unanswerable" and a.explanation and not a.citations and a.value is None

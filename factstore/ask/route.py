@@ -461,12 +461,15 @@ def _compare(db: Db, p: Reading, entities: list[Entity], period: str | None, mom
     units = {r["unit"] for r in rows if r["unit"]}
     mixed = f"; not comparable: values in {', '.join(sorted(units))}" if len(units) > 1 else ""
     missing = [r["entity"] for r in rows if r["value"] is None]
-    return Answer("table", p.text, value=rows[0]["value"], unit=rows[0]["unit"], table=tuple(rows),
-                  citations=tuple(c for _, f in figures for c in _cite(db, f)),
+    # a company without its figure, or figures in different units, leave no first: the table has no one answer
+    ranked = not missing and not mixed
+    first = f"first: {rows[0]['entity']}" if ranked else "no first: " + (
+        f"missing {', '.join(missing)}" if missing else "not comparable")
+    return Answer("table", p.text, value=rows[0]["value"] if ranked else None, unit=rows[0]["unit"] if ranked
+                  else None, table=tuple(rows), citations=tuple(c for _, f in figures for c in _cite(db, f)),
                   parts=tuple(pt.to_dict() for _, f in figures for pt in f.parts),
                   explanation=f"{p.metric.name} for {period or 'the latest period'}, one lookup per company{when}; "
-                              f"first: {rows[0]['entity']}{mixed}"
-                              + (f"; missing: {', '.join(missing)}" if missing else "") + "; "
+                              f"{first}{mixed}" + (f"; missing: {', '.join(missing)}" if missing else "") + "; "
                               + "; ".join(_describe(e, f, p) for e, f in figures))
 
 
