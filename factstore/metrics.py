@@ -436,7 +436,10 @@ def _calendar(db: Db, entity_id: str, metric: Metric, period: str, moment: datet
 
 
 def previous(period: str) -> str:
-    """The same kind of period a year earlier (FY2023 for FY2024, 2023Q4 for 2024Q4, CY2023 for CY2024)."""
+    """The same kind of period a year earlier (FY2023 for FY2024, 2023Q4 for 2024Q4, CY2023 for CY2024, TTM2023Q4 for
+    TTM2024Q4)."""
+    if period.startswith("TTM") and len(period) > 3:
+        return "TTM" + previous(period[3:])
     if m := _CALENDAR.match(period):
         return f"CY{int(m.group(1)) - 1}"
     label = parse_label(period)

@@ -113,6 +113,35 @@ def test_growth_is_computed_from_cited_facts(store):
     assert {c.doc for c in a.citations} >= {old.first_source, new.first_source}
 
 
+@pytest.mark.parametrize(("question", "then", "now"), [
+    ("How much did Rapsa's revenue grow in the quarter ended June 30, 2021?", "2020Q2", "2021Q2"),
+    ("¿Cuánto crecieron las ventas de Rapsa en el ejercicio terminado el 31 de diciembre de 2021?", "FY2020", "FY2021"),
+    ("How much did Rapsa's TTM revenue grow in Q2 2021?", "TTM2020Q2", "TTM2021Q2"),
+])
+def test_growth_of_a_period_named_by_its_end_or_trailing_is_over_the_same_period_a_year_before(
+        store, question, then, now):
+    a = store.ask(question)
+    concepts = ["Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax"]
+    def value(label):  # the trailing twelve months: the four quarters ending with the one named
+        if not label.startswith("TTM"):
+            return store.fact("RPS", concepts, period=label).value
+        year, q = int(label[3:7]), int(label[-1])
+        quarters = [f"{year - (i >= q)}Q{(q - 1 - i) % 4 + 1}" for i in range(4)]
+        return sum(store.fact("RPS", concepts, period=p).value for p in quarters)
+    old, new = value(then), value(now)
+    assert a.kind == "fact" and a.unit == "%", a.explanation
+    assert a.value == pytest.approx((new - old) / abs(old) * 100)
+    assert f"from {then} to {now}" in a.explanation
+
+
+def test_a_question_asking_why_goes_to_the_text_not_to_the_figure(store):
+    for question in ("Why did Rapsa's revenue grow in FY2021?",
+                     "En su informe anual de 2021, ¿por qué crecieron las ventas de Rapsa en 2021?"):
+        a = store.ask(question)
+        assert a.kind == "passages" and a.value is None and a.citations, a.explanation
+    assert store.ask("How much did Rapsa's revenue grow in FY2021?").kind == "fact"
+
+
 def test_text_question_cites_passages(store):
     a = store.ask("Which risks does Busmar Hogar name in its 2023 annual report?")
     assert a.kind == "passages" and a.citations

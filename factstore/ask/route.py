@@ -96,7 +96,9 @@ def _answer(db: Db, question: str, moment: datetime | None, k: int) -> Answer:
     with_facts = [e for e in p.entities if e.has_facts]
     if answer is None and p.restatement and p.metric and with_facts:
         answer = _versions(db, p, with_facts)
-    if answer is None and _asks_facts(p) and not p.unread and with_facts and len(with_facts) == len(p.entities):
+    # 'why did revenue rise in FY2024?' asks for the reasons, which the text gives, not for the figure
+    if answer is None and _asks_facts(p) and not p.unread and not _EXPLAINS.search(p.text) and with_facts \
+            and len(with_facts) == len(p.entities):
         answer = _from_facts(db, p, with_facts, moment)
     if answer is None or (answer.kind == "unanswerable" and p.entities and not p.part and not p.unread
                           and _has_documents(db, p.entities) and not _known_later(db, p, with_facts)):
@@ -400,10 +402,17 @@ def _describe(entity: Entity, f: Figure, p: Reading) -> str:
             f"parts: {parts}" + "".join(f"; {n}" for n in notes))
 
 
-def _growth_periods(p: Reading) -> tuple[str, str]:
+def _growth(db: Db, entity: Entity, p: Reading, moment: datetime | None) -> tuple[Figure, Figure]:
+    """The old and the new figure of a growth: the two periods named, or the one named and the same period a year
+    before it (of its fiscal label: 'the quarter ended June 28, 2025' is 2025Q3, so 2024Q3)."""
     if len(p.periods) > 1:
-        return p.periods[0], p.periods[1]
-    return previous(p.periods[0]), p.periods[0]
+        return _lookup(db, entity, p, p.periods[0], moment), _lookup(db, entity, p, p.periods[1], moment)
+    new = _lookup(db, entity, p, p.periods[0], moment)
+    try:
+        then = previous(new.period)
+    except ValueError as exc:
+        raise NotFound(f"{p.metric.name}: no growth of {new.period} (no same period a year before it)") from exc
+    return _lookup(db, entity, p, then, moment), new
 
 
 def _from_facts(db: Db, p: Reading, entities: list[Entity], moment: datetime | None) -> Answer:
@@ -414,8 +423,8 @@ def _from_facts(db: Db, p: Reading, entities: list[Entity], moment: datetime | N
             return _compare(db, p, entities, period, moment)
         entity = entities[0]
         if p.growth and p.periods:
-            then, now = _growth_periods(p)
-            old, new = _lookup(db, entity, p, then, moment), _lookup(db, entity, p, now, moment)
+            old, new = _growth(db, entity, p, moment)
+            then, now = old.period, new.period
             if old.unit != new.unit or old.value == 0:
                 raise NotFound(f"{p.metric.name}: no growth from {_money(old.value, old.unit)} to "
                                f"{_money(new.value, new.unit)}")
@@ -599,7 +608,7 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
 
 
 # a question asking for a reason or a way, never for a figure: why, what drove, how does … account for, por qué
-_EXPLAINS = re.compile(r"(?i)^\W*(?:why\b|por\s+qu[eé]\b|what\s+(?:drove|caused|explains|led|was\s+behind)\b"
+_EXPLAINS = re.compile(r"(?i)(?:^|[,;:¿])\W*(?:why\b|por\s+qu[eé]\b|what\s+(?:drove|caused|explains|led|was\s+behind)\b"
                        r"|how\s+(?:does|do|did|is|are|was)\b.*\b(?:affect|account|recogni[sz]e|book|treat|describe)"
                        r"|describe\b|explain\b|qu[eé]\s+(?:impuls|caus|explic|motiv)|a\s+qu[eé]\s+se\s+debe)")
 _YEAR_IN_LABEL = re.compile(r"(?:19|20)\d\d")  # FY2024, 2024Q3, H1FY2024, TTM2025Q2, END:quarter:2025-07-27
