@@ -354,6 +354,8 @@ MUTANTS: list[Mutant] = [
     Mutant("'why' read only at the start of a question", "factstore/ask/route.py",
            r'_EXPLAINS = re.compile(r"(?i)(?:^|[,;:¿])\W*(?:why', r'_EXPLAINS = re.compile(r"(?i)^\W*(?:why',
            ("tests/test_ask.py",)),
+    Mutant("a question asking what effect given the figure", "factstore/ask/route.py",
+           r'|what\s+(?:effects?|impacts?)\b|qu[eé]\s+(?:efectos?|impactos?)\b|', "|", ("tests/test_ask.py",)),
     Mutant("a question with an unread word refused though no figure would be given", "factstore/ask/route.py",
            "(p.periods or p.as_of) and not _asks_the_text(p):",
            "(p.entities or p.periods or p.as_of) and not _asks_the_text(p):", ("tests/test_ask.py",)),

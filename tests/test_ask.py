@@ -136,7 +136,10 @@ def test_growth_of_a_period_named_by_its_end_or_trailing_is_over_the_same_period
 
 def test_a_question_asking_why_goes_to_the_text_not_to_the_figure(store):
     for question in ("Why did Rapsa's revenue grow in FY2021?",
-                     "En su informe anual de 2021, ¿por qué crecieron las ventas de Rapsa en 2021?"):
+                     "En su informe anual de 2021, ¿por qué crecieron las ventas de Rapsa en 2021?",
+                     "What impact did prices have on Rapsa's revenue in FY2021?",
+                     "¿Qué efecto tuvieron los precios en las ventas de Rapsa en 2021?",
+                     "How could prices impact Rapsa's revenue in FY2021?"):
         a = store.ask(question)
         assert a.kind == "passages" and a.value is None and a.citations, a.explanation
     assert store.ask("How much did Rapsa's revenue grow in FY2021?").kind == "fact"

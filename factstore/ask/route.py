@@ -607,9 +607,12 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
                               f"{len(hits)} passages")
 
 
-# a question asking for a reason or a way, never for a figure: why, what drove, how does … account for, por qué
+# a question asking for a reason, a way or an effect, never for a figure: why, what drove, how does … account for,
+# what effect, por qué, qué efecto
 _EXPLAINS = re.compile(r"(?i)(?:^|[,;:¿])\W*(?:why\b|por\s+qu[eé]\b|what\s+(?:drove|caused|explains|led|was\s+behind)\b"
-                       r"|how\s+(?:does|do|did|is|are|was)\b.*\b(?:affect|account|recogni[sz]e|book|treat|describe)"
+                       r"|how\s+(?:does|do|did|is|are|was|were|could|would|will|might|may)\b.*"
+                       r"\b(?:affect|impact|account|recogni[sz]e|book|treat|describe)"
+                       r"|what\s+(?:effects?|impacts?)\b|qu[eé]\s+(?:efectos?|impactos?)\b|c[oó]mo\s+(?:afect|impact|influ)"
                        r"|describe\b|explain\b|qu[eé]\s+(?:impuls|caus|explic|motiv)|a\s+qu[eé]\s+se\s+debe)")
 _YEAR_IN_LABEL = re.compile(r"(?:19|20)\d\d")  # FY2024, 2024Q3, H1FY2024, TTM2025Q2, END:quarter:2025-07-27
 
