@@ -44,7 +44,8 @@ def _apply(db: Db, batches: list[Batch], apart: bool) -> list[LoadReport]:
     batch = batches[0].writable() if len(batches) == 1 else Batch.combine(batches)
     with db.transaction():
         added = _write(db, batch)
-        if len(batch.entities) or len(batch.documents):  # nothing else changes what entity_names are made of
+        # nothing else changes what entity_names are made of
+        if any(kind in ("entities", "changed") for _, kind in added) or len(batch.documents):
             entity_names.refresh(db)
         parts = [(b, _values(b.entities, "entity_id") | _values(b.filings, "entity_id")) for b in batches] \
             if apart else [(batch, None)]
@@ -75,7 +76,7 @@ def _apply(db: Db, batches: list[Batch], apart: bool) -> list[LoadReport]:
 def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
     """A batch's rows, checked and written (inside the caller's transaction); what each entity gained:
     (entity_id, 'entities' | 'filings' | 'reports' | 'documents' | 'revisions' | 'xbrl' | 'listed') -> rows
-    added."""
+    added, and (entity_id, 'changed') for a stored entity the batch gave new names, tickers or CIK."""
     con = db.con
     added: Counter[tuple[str | None, str]] = Counter()
     con.register("_batch_filings", _arrow(batch.filings))
@@ -146,12 +147,14 @@ def _insert_entities(db: Db, entities: pd.DataFrame | pa.Table, added: Counter[t
     new."""
     # registered as Arrow: DuckDB scans lists of names there without converting Python objects each time
     db.con.register("_batch_entities", _entity_table(entities))
-    new = db.all(SQL["new_entities"])
-    for (entity_id,) in new:
-        added[entity_id, "entities"] += 1
+    changed = db.all(SQL["new_entities"])
+    new = [entity_id for entity_id, is_new in changed if is_new]
+    for entity_id, is_new in changed:
+        added[entity_id, "entities" if is_new else "changed"] += 1
     all_new = len(new) == len(entities)
-    db.all(SQL["insert_new_entities"] if all_new else SQL["insert_entities"])
-    db.all(SQL["insert_aliases"])
+    if changed:  # entities stored as the batch has them are left alone (a company's next filing, mostly)
+        db.all(SQL["insert_new_entities"] if all_new else SQL["insert_entities"])
+        db.all(SQL["insert_aliases"])
     return all_new
 
 

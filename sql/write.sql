@@ -15,8 +15,11 @@ INSERT INTO filings SELECT filing_id, entity_id, form, period_end::DATE, filed::
 FROM _batch_filings ON CONFLICT (filing_id) DO NOTHING RETURNING entity_id;
 
 -- name: new_entities
--- The batch's entities the store does not hold yet.
-SELECT entity_id FROM _batch_entities ANTI JOIN entities USING (entity_id);
+-- The batch's entities the store does not hold yet (new), and those it holds that the batch would change.
+SELECT b.entity_id, e.entity_id IS NULL AS new FROM _batch_entities b LEFT JOIN entities e USING (entity_id)
+WHERE e.entity_id IS NULL OR (b.cik IS NOT NULL AND b.cik IS DISTINCT FROM e.cik)
+    OR (b.name IS NOT NULL AND b.name IS DISTINCT FROM e.name)
+    OR NOT list_has_all(e.tickers, coalesce(b.tickers, [])) OR NOT list_has_all(e.other_names, coalesce(b.other_names, []));
 
 -- name: insert_new_entities
 -- Entities all new to the store (nothing to conflict with, and DuckDB inserts faster without the clause).

@@ -123,6 +123,14 @@ def test_the_names_follow_every_write_and_only_a_change_rewrites_them(tmp_path):
         micron = pd.DataFrame(ENTITIES[2:3], columns=frame.columns)
         s.apply(Batch("micron", "test", entities=micron))
         assert s.sql("SELECT entity_key('micron') AS k")["k"][0] == "0000723125"
+        # a stored entity given only a new ticker, or only a new other name, gains it (and is found by it)
+        s.apply(Batch("ticker", "test", entities=renamed.assign(tickers=[["ALPH"]])))
+        s.apply(Batch("other", "test", entities=renamed.assign(tickers=[[]], other_names=[["Omega Trust"]])))
+        row = s.sql("SELECT tickers, other_names FROM entities WHERE entity_id = '0000000001'").iloc[0]
+        assert sorted(row["tickers"]) == ["ALH", "ALPH"] and "Omega Trust" in list(row["other_names"])
+        assert s.sql("SELECT entity_key('ALPH') AS a, entity_key('Omega Trust') AS b").values.tolist() \
+            == [["0000000001", "0000000001"]]
+        assert s.resolve_entity("ALPH") == "0000000001"
 
 
 WORDS = st.sampled_from(["Apple", "NVIDIA", "coca", "Cola", "AT&T", "O'Reilly", "McDonald's", "S.A.", "U.S.",
