@@ -159,8 +159,8 @@ def figure(db: Db, entity_id: str, metric: Metric, period: str | None, moment: d
     """The metric for a period label as known at the moment (mode 'as_of'), as first reported ('first': reported
     figures only) or as last restated ('latest'); raises NotFound saying why not. Labels: FY2024, 2024Q4, 2024H1,
     2024M9, CY2024; TTM2024Q4 (the four fiscal quarters ending 2024Q4) and TTM (the newest four); END:<kind>:<day>
-    (the quarter, half, nine_months or year ending that day); LATEST:quarter or LATEST:year; None: the latest period
-    known at the moment."""
+    (the quarter, half, nine_months or year ending that day, or the balance at it: instant); LATEST:quarter or
+    LATEST:year; None: the latest period known at the moment."""
     if mode == "latest":
         moment, mode = None, "as_of"
     if mode == "first" and (metric.formula and not metric.concepts):
@@ -206,7 +206,7 @@ def _newest(db: Db, entity_id: str, metric: Metric, kind: str, moment: datetime 
 
 def _label_ending(db: Db, entity_id: str, metric: Metric, period: str, moment: datetime | None) -> str:
     """The fiscal label of the period of a kind ending on a day (END:<kind>:<day>): a fourth quarter is the quarter
-    ending with its fiscal year."""
+    ending with its fiscal year; a balance (an instant) is the one of that day, whatever the kind."""
     _, kind, day = period.split(":", 2)
     for m in _reported_metrics(metric):
         try:
@@ -215,14 +215,15 @@ def _label_ending(db: Db, entity_id: str, metric: Metric, period: str, moment: d
             continue
         rows = db.sql("""
             SELECT DISTINCT fiscal_period, kind FROM fiscal_facts_by_id(?::TIMESTAMP, concepts := ?, entity := ?)
-            WHERE fiscal_period IS NOT NULL AND period_end = ?::DATE AND kind IN (?, 'year')""",
+            WHERE fiscal_period IS NOT NULL AND period_end = ?::DATE AND kind IN (?, 'year', 'instant')""",
                       [moment, concepts, entity_id, day, kind])
         for label, found in rows.itertuples(index=False):
-            if found == kind:
+            if found in (kind, "instant"):
                 return str(label)
             if kind == "quarter":
                 return f"{str(label)[2:]}Q4"
-    raise NotFound(f"{metric.name}: no fiscal {kind.replace('_', ' ')} of the company ends on {day}{_at(moment)}")
+    raise NotFound(f"{metric.name}: no balance of the company at {day}{_at(moment)}" if kind == "instant" else
+                   f"{metric.name}: no fiscal {kind.replace('_', ' ')} of the company ends on {day}{_at(moment)}")
 
 
 def _at(moment: datetime | None) -> str:

@@ -117,6 +117,10 @@ def test_growth_is_computed_from_cited_facts(store):
     ("How much did Rapsa's revenue grow in the quarter ended June 30, 2021?", "2020Q2", "2021Q2"),
     ("¿Cuánto crecieron las ventas de Rapsa en el ejercicio terminado el 31 de diciembre de 2021?", "FY2020", "FY2021"),
     ("How much did Rapsa's TTM revenue grow in Q2 2021?", "TTM2020Q2", "TTM2021Q2"),
+    # two periods named, the newer first: the growth is still from the older to the newer
+    ("Crecimiento interanual de las ventas de Rapsa en el 2T de 2021 frente al 2T de 2020, en porcentaje",
+     "2020Q2", "2021Q2"),
+    ("By what percent did Rapsa's revenue grow in FY2021 compared to FY2020?", "FY2020", "FY2021"),
 ])
 def test_growth_of_a_period_named_by_its_end_or_trailing_is_over_the_same_period_a_year_before(
         store, question, then, now):
@@ -143,6 +147,35 @@ def test_a_question_asking_why_goes_to_the_text_not_to_the_figure(store):
         a = store.ask(question)
         assert a.kind == "passages" and a.value is None and a.citations, a.explanation
     assert store.ask("How much did Rapsa's revenue grow in FY2021?").kind == "fact"
+
+
+def test_a_balance_at_a_day_is_that_days_and_as_of_a_balance_day_is_refused_as_two_readings(store):
+    assets = ["Assets"]
+    year_end = store.fact("RPS", assets, period="2020Q4")  # the balance at 2020-12-31, filed in March 2021
+    known = store.fact("RPS", assets, period="2020Q3", as_of="2020-12-31")  # the newest known on 2020-12-31
+    assert store.fact("RPS", assets, period="2020Q4", as_of="2020-12-31") is None  # not known yet
+    for question in ("What were Rapsa's total assets at December 31, 2020?",
+                     "¿Cuáles eran los activos totales de Rapsa al 31 de diciembre de 2020?"):
+        a = store.ask(question)
+        assert (a.kind, a.value) == ("fact", year_end.value) and "the balance at 2020-12-31" in a.explanation
+    # a moment and a balance's day in one question: the balance at the day, as known at the moment
+    assert store.ask("As known on 2021-06-01, what were Rapsa's total assets at December 31, 2020?").value \
+        == year_end.value
+    early = store.ask("As known on 2021-01-15, what were Rapsa's total assets at December 31, 2020?")
+    assert early.kind == "unanswerable" and early.value is None
+    # a balance of a period named by its end is the balance at that end
+    assert store.ask("Rapsa's total assets for the quarter ended December 31, 2020").value == year_end.value
+    said = store.ask("What were Rapsa's total assets as known on December 31, 2020?")
+    assert (said.kind, said.value) == ("fact", known.value)
+    for question in ("What were Rapsa's total assets as of December 31, 2020?",
+                     "Activos totales de Rapsa a fecha de 31 de diciembre de 2020"):
+        a = store.ask(question)
+        assert a.kind == "unanswerable" and a.value is None and "may be the balance's date" in a.explanation
+        assert f"{year_end.value / 1e6:,.1f} million" in a.explanation and f"at {known.end}" in a.explanation
+    # not a balance day, or not a balance: the moment it is known
+    assert store.ask("What were Rapsa's total assets as of December 15, 2020?").value == known.value
+    assert store.ask("What was Rapsa's revenue as of December 31, 2020?").kind == "fact"
+    assert store.ask("What was Rapsa's revenue at December 31, 2020?").kind == "unanswerable"
 
 
 def test_text_question_cites_passages(store):

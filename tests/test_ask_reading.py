@@ -80,6 +80,8 @@ def test_modes(question, mode):
     ("A 2025-03-27, ¿cuánto fue la utilidad operativa de Alphabet en el primer trimestre del ejercicio 2024?",
      datetime(2025, 3, 27)),
     ("Apple revenue FY2024 as of 2024-11-01 10:01:36", datetime(2024, 11, 1, 10, 1, 36)),
+    ("BPA diluido de Apple del ejercicio fiscal 2023 según se conocía el 1 de diciembre de 2024",
+     datetime(2024, 12, 1)),
 ])
 def test_as_of_moments_never_later_than_asked(question, moment):
     p = read(question)
@@ -87,11 +89,14 @@ def test_as_of_moments_never_later_than_asked(question, moment):
 
 
 def test_a_weak_lead_names_a_moment_only_beside_a_period():
-    """'at the end of fiscal 2024' and 'al cierre de 2024' alone are the period; a bare date alone is unread."""
+    """'at the end of fiscal 2024' and 'al cierre de 2024' alone are the period; a bare date alone is a balance's
+    date, and for a flow it is unread."""
     assert read("How much cash did Apple have at the end of fiscal 2024?").periods == ["FY2024"]
     p = read("activos totales de Apple al cierre de 2024")
     assert p.periods == ["FY2024"] and p.as_of is None
     p = read("activos totales de Apple a 31/12/2024")
+    assert p.periods == ["END:instant:2024-12-31"] and p.as_of is None and p.unread == []
+    p = read("ventas de Apple a 31/12/2024")
     assert p.as_of is None and p.unread
 
 

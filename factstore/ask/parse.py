@@ -41,7 +41,9 @@ _DAY = (rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}/\d{{4}}|\d{{1,2}} de (
 _DATE = rf"({_DAY}(?:[ t]\d{{2}}:\d{{2}}(?::\d{{2}})?(?: ?utc| ?z)?)?)"
 _AS_OF_LEAD = (r"(?:as of|as at|as known on|as known at|as known|known on|known at|known as of|at the date of|"
                r"a fecha de|a dia|a dia de|conocido el|conocida el|conocido a|conocida a|segun lo conocido el|"
-               r"segun lo conocido a|segun lo publicado hasta el|segun lo publicado a|hasta el)")
+               r"segun lo conocido a|segun se conocia el|segun se conocia a|se conocia el|segun lo publicado hasta el|"
+               r"segun lo publicado a|hasta el)")
+_AS_OF_OR_DATE = re.compile(r"(?:as of|as at|a fecha de|a dia|hasta)\b")  # leads that also say a balance's date
 _WEAK_LEAD = r"(?:a|al|on|at|by)"  # 'a 31/12/2024', 'on 2024-06-30': an as-of moment only beside a period named
 _AS_OF = re.compile(rf"\b{_AS_OF_LEAD}\s+(?:el\s+|the\s+)?{_DATE}")
 _AS_OF_MONTH = re.compile(rf"\b(?:as of|as at|as known in|known in|a|hasta|a fecha de|segun lo conocido en)\s+"
@@ -218,6 +220,7 @@ class Reading:
     periods: list[str] = field(default_factory=list)  # see the module docstring
     as_of: datetime | None = None
     at_filing: str | None = None  # 'at the time of the 10-K': the as-of moment is that filing's acceptance
+    as_of_or_date: bool = False  # the moment said with 'as of' (or 'a fecha de'), which may also be a balance's date
     mode: str = "as_of"  # 'as_of' (as known then), 'first' (as originally reported), 'latest' (restated)
     growth: bool = False
     comparison: bool = False
@@ -259,7 +262,7 @@ def describe_period(label: str) -> str:
         return f"the twelve months ending {label[3:]}"
     if label.startswith("END:"):
         _, kind, day = label.split(":", 2)
-        return f"{kind.replace('_', ' ')} ended {day}"
+        return f"the balance at {day}" if kind == "instant" else f"{kind.replace('_', ' ')} ended {day}"
     if label.startswith("LATEST:"):
         return f"the newest {label[7:]} known"
     return label
@@ -544,6 +547,7 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
                 weak.append((m, _read_date(m.group(1))))
             except ValueError:
                 continue
+    day_alone = None  # 'at December 31, 2024' with no period: a balance's date, if a balance is asked
     if len(weak) == 1 and as_of is None and at_filing is None:  # a moment only beside a period named
         end, moment = weak[0]
         taken.take(end.start(), end.end(), "as_of")
@@ -553,15 +557,22 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
         else:
             taken.spans.remove((end.start(), end.end(), "as_of"))
             dated = ended + _periods(taken)
+            day_alone = (end, moment) if end.re is _AT_DAY else None
     else:
         dated = ended + _periods(taken)
+        if len(weak) == 1 and at_filing is None and weak[0][0].re is _AT_DAY:  # 'as known on X, cash at Y'
+            day_alone = weak[0]
     taken.find(_NEWEST, "period")  # 'latest revenue': the newest period known
     taken.find(_SOURCE, "source")
     currency = _currency(taken.find(_UNIT, "unit"))
     taken.find(_POLITE, "filler")
     growth = bool(taken.find(_GROWTH, "growth"))
-    if growth and len(dated) == 2:  # 'between 2023 and 2024', 'from FY2023 to FY2024'
-        taken.find(re.compile(r"\b(?:between|entre|from|to|desde|hasta|a|and|y|vs|versus)\b"), "growth")
+    if growth and len(dated) == 2:  # 'between 2023 and 2024', 'from FY2023 to FY2024', 'frente al 3T de 2024'
+        taken.find(re.compile(r"\b(?:between|entre|from|to|desde|hasta|frente\s+al?|compared\s+(?:to|with)|against|"
+                              r"a|and|y|vs|versus)\b"), "growth")
+    if growth:  # 'by what percent', 'en porcentaje': a growth is a percentage
+        taken.find(re.compile(r"\b(?:percent(?:age)?|per\s+cent|porcentaje|porcentualmente|interanual|yoy|"
+                              r"year\s+over\s+year|year\s+on\s+year)\b"), "growth")
     comparison = bool(taken.find(_COMPARE, "comparison"))
     if len(found.entities) > 1:
         comparison = bool(taken.find(_COMPARE_MANY, "comparison")) or comparison
@@ -578,6 +589,14 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
             part, positions = found_part
             for i in positions:
                 taken.take(left[i][0], left[i][1], "part")
+    if day_alone and at and at[0].statement == "balance":
+        end, day = day_alone
+        inside = [(s, e, w) for s, e, w in taken.spans if end.start() <= s and e <= end.end()]
+        if all(w == "period" for _, _, w in inside) and len(dated) == len(inside):  # only the date's own year
+            for span in inside:
+                taken.spans.remove(span)
+            taken.take(end.start(), end.end(), "period")
+            dated = [(end.start(), f"END:instant:{day.date().isoformat()}", False)]
     periods = [label for _, label, _ in sorted(dated)]
     kinds = {_kind(p) for p in periods}
     agree = set().union(*(_AGREES.get(k, set()) for k in kinds)) if periods else set()
@@ -595,6 +614,8 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
     return Reading(text=question, entities=found.entities, ambiguous=found.ambiguous, absent=found.absent,
                    unknown=found.unknown, typos=found.typos, named_as=found.named_as,
                    metric=at[0] if at else None, periods=periods, as_of=as_of, at_filing=at_filing, mode=mode,
+                   as_of_or_date=as_of is not None and any(_AS_OF_OR_DATE.match(w) for w in taken.words().get(
+                       "as_of", [])),
                    growth=growth, comparison=comparison or (len(found.entities) > 1 and not growth),
                    restatement=restatement, part=part,
                    bare_years=tuple(label for _, label, bare in dated if bare), words=taken.words(), unread=unread,

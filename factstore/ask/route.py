@@ -92,7 +92,7 @@ def _answer(db: Db, question: str, moment: datetime | None, k: int) -> Answer:
     if moment is None and p.at_filing:
         moment = _filing_moment(db, p)
     moment = moment or p.as_of
-    answer = _unnamed(p) or _unread(p)
+    answer = _unnamed(p) or _unread(p) or _balance_or_moment(db, p)
     with_facts = [e for e in p.entities if e.has_facts]
     if answer is None and p.restatement and p.metric and with_facts:
         answer = _versions(db, p, with_facts)
@@ -210,6 +210,31 @@ def _versions(db: Db, p: Reading, entities: list[Entity]) -> Answer:
     return Answer("table", p.text, value=f.value, unit=f.unit, table=rows, citations=_cite(db, f),
                   parts=tuple(pt.to_dict() for pt in f.parts),
                   explanation=f"{entity.name} {p.metric.name} {f.period} ({f.start or ''}..{f.end}) was {said}")
+
+
+def _balance_or_moment(db: Db, p: Reading) -> Answer | None:
+    """'unanswerable' for a balance asked 'as of' a day the company has a balance at, and no period: the day may be
+    the balance's date or the moment it is known, two different figures ('total assets as of December 31, 2024':
+    the year-end balance, filed in February, or the September one known on December 31)."""
+    if not (p.as_of_or_date and p.metric and p.metric.statement == "balance" and not p.periods and p.as_of
+            and p.as_of == datetime.combine(p.as_of.date(), datetime.min.time())):
+        return None
+    day = p.as_of.date().isoformat()
+    for e in (e for e in p.entities if e.has_facts):
+        try:
+            dated = _lookup(db, e, p, f"END:instant:{day}", None)
+        except NotFound:
+            continue
+        try:
+            known = _lookup(db, e, p, None, p.as_of)
+            then = f"; as known on {day}, the newest was {_money(known.value, known.unit)} at {known.end}"
+        except NotFound:
+            then = f"; none was known on {day}"
+        return Answer("unanswerable", p.text, explanation=(
+            f"'as of {day}' may be the balance's date or the moment it is known: {e.name} {p.metric.name} at {day} "
+            f"is {_money(dated.value, dated.unit)}, known from {dated.known_since:%Y-%m-%d %H:%M:%S} UTC{then}; ask "
+            f"'at {day}' for the balance, or 'as known on {day}' for what was known then"))
+    return None
 
 
 def _unnamed(p: Reading) -> Answer | None:
@@ -403,10 +428,11 @@ def _describe(entity: Entity, f: Figure, p: Reading) -> str:
 
 
 def _growth(db: Db, entity: Entity, p: Reading, moment: datetime | None) -> tuple[Figure, Figure]:
-    """The old and the new figure of a growth: the two periods named, or the one named and the same period a year
-    before it (of its fiscal label: 'the quarter ended June 28, 2025' is 2025Q3, so 2024Q3)."""
-    if len(p.periods) > 1:
-        return _lookup(db, entity, p, p.periods[0], moment), _lookup(db, entity, p, p.periods[1], moment)
+    """The old and the new figure of a growth: the two periods named (the earlier is the old), or the one named and
+    the same period a year before it (of its fiscal label: 'the quarter ended June 28, 2025' is 2025Q3, so 2024Q3)."""
+    if len(p.periods) > 1:  # in time order, however written ('Q3 2025 against Q3 2024')
+        one, two = _lookup(db, entity, p, p.periods[0], moment), _lookup(db, entity, p, p.periods[1], moment)
+        return (one, two) if one.end <= two.end else (two, one)
     new = _lookup(db, entity, p, p.periods[0], moment)
     try:
         then = previous(new.period)
