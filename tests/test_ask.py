@@ -178,6 +178,25 @@ def test_a_balance_at_a_day_is_that_days_and_as_of_a_balance_day_is_refused_as_t
     assert store.ask("What was Rapsa's revenue at December 31, 2020?").kind == "unanswerable"
 
 
+def test_comparisons_and_trailing_twelve_months_as_people_write_them(store):
+    # 'which one', 'larger' ask which is first: never a part of the company
+    for question, metric in (("Operating margin for FY2021: Rapsa or Busmar Hogar, which one was higher?",
+                              "operating_margin"),
+                             ("Which had larger total assets at the end of FY2021, Rapsa or Busmar Hogar?",
+                              "total_assets")):
+        a = store.ask(question)
+        assert a.kind == "table" and a.parsed["part"] is None and a.parsed["metric"] == metric, a.explanation
+        assert a.value == max(r["value"] for r in a.table)
+    # a part of a derived metric: refused, saying why (it failed with a ValueError)
+    part = store.ask("What was Rapsa's operating margin in Spain in FY2021?")
+    assert part.kind == "unanswerable" and "is derived" in part.explanation and "Error" not in part.explanation
+    ttm = store.ask("Rapsa TTM revenue Q2 2021").value
+    assert ttm is not None
+    for question in ("What was Rapsa's revenue for the trailing twelve months ending with Q2 2021?",
+                     "ingresos de Rapsa de los últimos doce meses al cierre del 2T 2021"):
+        assert store.ask(question).value == ttm
+
+
 def test_text_question_cites_passages(store):
     a = store.ask("Which risks does Busmar Hogar name in its 2023 annual report?")
     assert a.kind == "passages" and a.citations

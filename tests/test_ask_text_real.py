@@ -85,3 +85,4 @@ def test_us_sales_are_the_us_figure_never_the_total(store, question):
     answer = store.ask(question)
     assert answer.kind == "fact" and answer.value != total.value, answer.explanation
     assert answer.value == 142_196_000_000 and "=US" in answer.explanation
+

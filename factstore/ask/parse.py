@@ -119,7 +119,8 @@ _GROWTH = re.compile(r"\b(grow|grew|growth|increase|increased|rise|rose|change|c
 _COMPARE = re.compile(r"\b(lowest|highest|largest|smallest|most|least|best|worst|compare|comparison|versus|vs|"
                       r"mas bajo|mas bajos|mas baja|mas alto|mas altos|mas alta|mayor|menor|compara|comparar|"
                       r"mejor|peor|which of|cual de|entre los|entre las|mas barato|mas barata|mas caro|mas cara|"
-                      r"higher|lower|bigger|frente a|comparad[oa]s? con|compared (?:to|with)|against|contra)\b")
+                      r"higher|lower|bigger|larger|smaller|which one|frente a|comparad[oa]s? con|"
+                      r"compared (?:to|with)|against|contra)\b")
 _COMPARE_MANY = re.compile(r"\b(?:more|less|mas|menos|quien|who|had|tuvo|between|entre|or|o)\b")  # with 2+ names
 _SOURCE = re.compile(r"\b(?:in|from|according to|per|as per|segun|en|de)\s+"
                      r"(?:the\s+|its\s+|their\s+|el\s+|su\s+|sus\s+)?"
@@ -200,7 +201,8 @@ _PERIOD_WORDS = frozenset({
 _ENDS = {"end", "close", "cierre", "final", "fin", "finales"}  # 'at the end of fiscal 2024'
 _AGREES = {"year": {"annual", "annually", "yearly", "full", "year", "anual", "fiscal", "ejercicio", "ano", *_ENDS},
            "quarter": {"quarterly", "quarter", "trimestral", "trimestre", "fiscal", *_ENDS},
-           "half": {"fiscal", "semestral", *_ENDS}, "nine_months": {"fiscal", *_ENDS}}
+           "half": {"fiscal", "semestral", *_ENDS}, "nine_months": {"fiscal", *_ENDS},
+           "ttm": {"fiscal", "twelve", "month", "months", "doce", "meses", "ending", *_ENDS}}
 _NEWEST = re.compile(r"\b(?:the\s+)?(?:latest|most\s+recent|newest|mas\s+recientes?|ultim[oa]s?)\b")
 
 
@@ -571,7 +573,7 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
         taken.find(re.compile(r"\b(?:between|entre|from|to|desde|hasta|frente\s+al?|compared\s+(?:to|with)|against|"
                               r"a|and|y|vs|versus)\b"), "growth")
     if growth:  # 'by what percent', 'en porcentaje': a growth is a percentage
-        taken.find(re.compile(r"\b(?:percent(?:age)?|per\s+cent|porcentaje|porcentualmente|interanual|yoy|"
+        taken.find(re.compile(r"\b(?:percent(?:age)?|per\s+cent|porcentaje|porcentual(?:mente)?|interanual|yoy|"
                               r"year\s+over\s+year|year\s+on\s+year)\b"), "growth")
     comparison = bool(taken.find(_COMPARE, "comparison"))
     if len(found.entities) > 1:

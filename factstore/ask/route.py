@@ -381,6 +381,9 @@ def _part_metric(db: Db, entity: Entity, p: Reading) -> Metric:
     """The metric narrowed to the part of the company the question names: the company's facts of the metric's
     concepts whose one dimension's member is that part (FSDS segments, products, regions). NotFound lists the
     parts it has where none fits, and the candidates where several do: never a guess, never the total."""
+    if not p.metric.concepts:
+        raise NotFound(f"asks for {p.metric.name} of a part of the company ({p.part!r}); {p.metric.name} is derived "
+                       f"({p.metric.formula}), and the facts hold no parts of it")
     found = resolve.dimensions(db, entity.entity_id, list(p.metric.concepts))
     fits = found[[_fits(p.part, d) for d in found["dims"]]]
     if fits.empty:
@@ -593,17 +596,19 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
     if (p.comparison or len(p.entities) > 1 or any(e.members for e in p.entities)) and len(held) > 1:
         names_words = {w for name, _ in held for w in re.findall(r"\w+", normalize(name))}
         query = " ".join(w for w in re.findall(r"\w+", normalize(query)) if w not in names_words)
-        rows, cites = [], []
+        rows, cites, forms = [], [], set()
         for name, docs in held:
             hits = _scored(index.search(db, query, k=k, strategy="scoped", header=True, filters=within(docs)))
             if hits:
                 rows.append({"entity": name, "doc": hits[0].doc_id, "text": _best_line(hits[0].text, query)})
                 cites.extend(_passages(hits))
+                forms.add(hits[0].form or "")
         if rows:
             found = f"one filtered search per entity, {k} passages each ({len(rows)} of {len(held)} found)"
             figures = [_first_number(r["text"]) for r in rows]
-            if all(f is not None for f in figures) and not p.metric:  # each row quotes a figure: rank them
-                # (never for a metric: a number in a passage is no figure of the metric)
+            # each row quotes a figure: rank them (never for a metric: a number in a passage is no figure of the
+            # metric; nor in SEC filings, whose first number is mostly a year or a note's)
+            if all(f is not None for f in figures) and not p.metric and not any(map(_SEC_FORM.match, forms)):
                 low = bool(_LOW.search(normalize(p.text)))
                 rows = sorted(({**r, "figure": f} for r, f in zip(rows, figures, strict=True)),
                               key=lambda r: r["figure"], reverse=not low)
@@ -640,6 +645,7 @@ _EXPLAINS = re.compile(r"(?i)(?:^|[,;:¿])\W*(?:why\b|por\s+qu[eé]\b|what\s+(?:
                        r"\b(?:affect|impact|account|recogni[sz]e|book|treat|describe)"
                        r"|what\s+(?:effects?|impacts?)\b|qu[eé]\s+(?:efectos?|impactos?)\b|c[oó]mo\s+(?:afect|impact|influ)"
                        r"|describe\b|explain\b|qu[eé]\s+(?:impuls|caus|explic|motiv)|a\s+qu[eé]\s+se\s+debe)")
+_SEC_FORM = re.compile(r"\d{1,2}-[A-Z]")  # 10-K, 10-Q/A, 20-F, 8-K
 _YEAR_IN_LABEL = re.compile(r"(?:19|20)\d\d")  # FY2024, 2024Q3, H1FY2024, TTM2025Q2, END:quarter:2025-07-27
 
 
