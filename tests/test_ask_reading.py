@@ -40,6 +40,10 @@ def read(question: str):
     ("Apple revenue over the last twelve months ending 4Q24", ["TTM2024Q4"]),
     ("Alphabet trailing twelve month revenue through Q3 2024", ["TTM2024Q3"]),
     ("ingresos de Apple en los últimos doce meses hasta el segundo trimestre fiscal 2025", ["TTM2025Q2"]),
+    ("Ingresos de Apple de los últimos doce meses (TTM) al cierre del 1T del ejercicio fiscal 2026", ["TTM2026Q1"]),
+    ("Apple revenue over the last four fiscal quarters ending Q1 FY2026", ["TTM2026Q1"]),
+    ("What was Apple trailing twelve month revenue for the twelve months ending with Q1 fiscal 2026?",
+     ["TTM2026Q1"]),
     ("Apple revenue for the six months ended March 30, 2024", ["END:half:2024-03-30"]),
     ("Apple net income for the nine months ended June 29, 2024", ["END:nine_months:2024-06-29"]),
     ("ventas de Apple en los seis meses terminados el 30 de marzo de 2024", ["END:half:2024-03-30"]),
@@ -82,6 +86,8 @@ def test_modes(question, mode):
     ("Apple revenue FY2024 as of 2024-11-01 10:01:36", datetime(2024, 11, 1, 10, 1, 36)),
     ("BPA diluido de Apple del ejercicio fiscal 2023 según se conocía el 1 de diciembre de 2024",
      datetime(2024, 12, 1)),
+    ("Ganancia neta de Apple en el ejercicio 2009 según los datos disponibles el 1 de febrero de 2010",
+     datetime(2010, 2, 1)),
 ])
 def test_as_of_moments_never_later_than_asked(question, moment):
     p = read(question)
@@ -225,3 +231,14 @@ def test_us_dollars_and_the_pronoun_are_not_the_country(question, currency):
 def test_united_states_steel_is_still_the_company():
     p = parse("What was United States Steel's revenue in 2023?", Names([APPLE, US_STEEL]), METRICS)
     assert ([e.name for e in p.entities], p.part) == (["UNITED STATES STEEL CORP"], None)
+
+
+@pytest.mark.parametrize(("question", "metric"), [
+    # 'attributable to common stockholders' labels net income (to the parent: Tesla's NetIncomeLoss line); 'available
+    # to' is the numerator of basic EPS (NetIncomeLossAvailableToCommonStockholdersBasic: 5M more for Tesla's 2021)
+    ("How much did Tesla earn in Q4 2021 (net income attributable to common stockholders)?", "net_income"),
+    ("Tesla net income available to common stockholders in FY2021", "net_income_common"),
+])
+def test_attributable_is_net_income_and_available_is_the_eps_numerator(question, metric):
+    p = read(question)
+    assert p.metric.name == metric and p.unread == []

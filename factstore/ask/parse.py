@@ -42,6 +42,7 @@ _DATE = rf"({_DAY}(?:[ t]\d{{2}}:\d{{2}}(?::\d{{2}})?(?: ?utc| ?z)?)?)"
 _AS_OF_LEAD = (r"(?:as of|as at|as known on|as known at|as known|known on|known at|known as of|at the date of|"
                r"a fecha de|a dia|a dia de|conocido el|conocida el|conocido a|conocida a|segun lo conocido el|"
                r"segun lo conocido a|segun se conocia el|segun se conocia a|se conocia el|segun lo publicado hasta el|"
+               r"segun los datos disponibles el|segun los datos disponibles a|con los datos disponibles el|"
                r"segun lo publicado a|hasta el)")
 _AS_OF_OR_DATE = re.compile(r"(?:as of|as at|a fecha de|a dia|hasta)\b")  # leads that also say a balance's date
 _WEAK_LEAD = r"(?:a|al|on|at|by)"  # 'a 31/12/2024', 'on 2024-06-30': an as-of moment only beside a period named
@@ -101,7 +102,8 @@ _CALENDAR = [re.compile(rf"\b(?:calendar\s+(?:year\s+)?|cy\s*|ano\s+(?:natural|c
              re.compile(rf"\b{_YEAR}\s+(?:calendar year|ano natural|ano calendario)\b")]
 _BARE_YEAR = re.compile(rf"(?<![\d/.-]){_YEAR}\b(?![/-]\d)")  # never a date's year
 _TTM_WORDS = (r"(?:ttm|ltm|trailing\s+(?:twelve|12)[\s-]+months?|trailing\s+12m|last\s+(?:twelve|12)[\s-]+months?|"
-              r"(?:los\s+)?ultimos\s+(?:doce|12)\s+meses)")
+              r"(?:the\s+)?last\s+(?:four|4)\s+(?:fiscal\s+)?quarters|(?:los\s+)?ultimos\s+(?:doce|12)\s+meses|"
+              r"(?:los\s+)?ultimos\s+(?:cuatro|4)\s+trimestres)")
 _TTM = re.compile(rf"\b(?:(?:over|in|for|during|durante|en)\s+)?(?:the\s+)?{_TTM_WORDS}"
                   rf"(?:\s+(?:through|thru|ending|ended|ending in|to|up to|hasta|al|"
                   rf"terminad[oa]s?\s+en)\b)?")
@@ -382,7 +384,7 @@ def _periods(taken: _Taken) -> list[tuple[int, str, bool]]:
         add(m, f"FY{m.group(1)}", bare=True)
     if ttm:  # TTM alone (the newest), or the twelve months through the one quarter named
         quarters = [f for f in found if re.fullmatch(r"\d{4}Q[1-4]|END:quarter:.*", f[1])]
-        if len(ttm) == 1 and found == quarters and len(quarters) <= 1:
+        if found == quarters and len(quarters) <= 1:  # 'TTM' said twice ('los últimos doce meses (TTM)') is one
             found = [(ttm[0].start(), f"TTM{quarters[0][1] if quarters else ''}", False)]
             if quarters:
                 taken.find(re.compile(r"\b(?:through|thru|ending|ended|hasta|up to)\b"), "period")
