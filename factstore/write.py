@@ -91,9 +91,11 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
         # whether a filing these facts belong to may have been stored before
         reloading = not batch.stored_wins and (
             clash is not None or not batch.filing_ids() <= _values(batch.filings, "filing_id"))
+        # the facts as Arrow, converted once: the check of their keys and the writes read the same table
+        reports = _arrow(batch.reports) if len(batch.reports) else batch.reports
         # SEC facts, mostly of accessions new to the store: whether their keys repeat is asked beside the writes
         # below, on another connection (it reads the batch only)
-        distinct = _BESIDE.submit(_distinct_keys, db, batch.reports) \
+        distinct = _BESIDE.submit(_distinct_keys, db, reports) \
             if batch.stored_wins and isinstance(batch.reports, pa.Table) and len(batch.reports) else None
         all_new = _insert_entities(db, batch.entities, added) if len(batch.entities) else False
         # whether every entity of these facts is new, so that nothing of theirs is stored to conflict with (asked
@@ -107,9 +109,9 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
         # where no key repeats (equal keys hash alike) and no filing was stored before, the rows are taken as
         # they are
         plain = fresh and bool(len(batch.reports)) and (
-            distinct.result() if distinct else _distinct_keys(db, batch.reports))
+            distinct.result() if distinct else _distinct_keys(db, reports))
         if len(batch.reports):
-            _insert_reports(db, batch, reloading, fresh=fresh, plain=plain, new_entities=new_entities)
+            _insert_reports(db, batch, reports, reloading, fresh=fresh, plain=plain, new_entities=new_entities)
             for entity_id, n in db.all("SELECT entity_id, count(*) FROM _new_reports GROUP BY ALL"):
                 added[entity_id, "reports"] += n
             for entity_id, n in db.all("SELECT entity_id, count(*) FROM _revised GROUP BY ALL")\
@@ -158,20 +160,20 @@ def _insert_entities(db: Db, entities: pd.DataFrame | pa.Table, added: Counter[t
     return all_new
 
 
-def _distinct_keys(db: Db, reports: pd.DataFrame | pa.Table) -> bool:
+def _distinct_keys(db: Db, reports: pa.Table) -> bool:
     """Whether no fact is given twice in the same filing among these rows (by the hash of its key)."""
-    with db.frame(_arrow(reports)) as name:
+    with db.frame(reports) as name:
         return not db.one(SQL["keys_repeat"].format(frame=name))[0]
 
 
-def _insert_reports(db: Db, batch: Batch, reloading: bool, fresh: bool = False, plain: bool = False,
+def _insert_reports(db: Db, batch: Batch, reports: pa.Table, reloading: bool, fresh: bool = False, plain: bool = False,
                     new_entities: bool = False) -> None:
     """New facts, checked: one value per fact per filing, and none contradicting what a filing already
     reported (those checks against stored rows run only when a filing was stored before; `fresh`: none of
     the batch's filings was). The rows added stay in _new_reports (and revisions found in _revised) for the
     caller to count: a temp table, or a view of the batch where they are `plain` (to take as they are)."""
     source = batch.source_of.get("reports", batch.source)
-    db.con.register("_batch_reports", _arrow(batch.reports))
+    db.con.register("_batch_reports", reports)
     if plain:
         db.all(SQL["plain_reports"])
     else:
