@@ -362,7 +362,7 @@ class FactStore:
 
     def embed(self, strategy: str = "scoped", *, progress: bool | None = None) -> int:
         """Dense vectors (multilingual-e5-small, `pip install 'factstore[dense]'`) for a strategy's chunks that have
-        none, kept in the store; once every chunk has one, `scoped` search fuses them with BM25 by reciprocal rank.
+        none, kept in the store; once every chunk has one, `scoped` search combines them with BM25's scores.
         Returns the number added. About 8 chunks a second on 2 cores: worth it for a few filings, not for a bulk
         load (scripts/README.md#bench_densepy)."""
         return text_index.embed(self.db, strategy, progress=progress)

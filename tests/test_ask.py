@@ -143,10 +143,22 @@ def test_a_question_asking_why_goes_to_the_text_not_to_the_figure(store):
                      "En su informe anual de 2021, ¿por qué crecieron las ventas de Rapsa en 2021?",
                      "What impact did prices have on Rapsa's revenue in FY2021?",
                      "¿Qué efecto tuvieron los precios en las ventas de Rapsa en 2021?",
-                     "How could prices impact Rapsa's revenue in FY2021?"):
+                     "How could prices impact Rapsa's revenue in FY2021?",
+                     "In its annual report for 2021, what does Rapsa say about prices and its revenue in FY2021?",
+                     "What happened to Rapsa's revenue in FY2021?",
+                     "¿A qué se debió el aumento de las ventas de Rapsa en 2021?",
+                     "¿Qué anunció Rapsa sobre sus ventas de 2021?",
+                     "¿Qué dice Rapsa sobre sus ventas de 2021?"):
         a = store.ask(question)
         assert a.kind == "passages" and a.value is None and a.citations, a.explanation
     assert store.ask("How much did Rapsa's revenue grow in FY2021?").kind == "fact"
+
+
+def test_a_period_said_twice_is_one_period(store):
+    concepts = ["Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax"]
+    a = store.ask("In its annual report for 2021, what was Rapsa's revenue in FY2021?")
+    assert (a.kind, a.value) == ("fact", store.fact("RPS", concepts, period="FY2021").value), a.explanation
+    assert a.parsed["periods"] == ["FY2021"]
 
 
 def test_a_balance_at_a_day_is_that_days_and_as_of_a_balance_day_is_refused_as_two_readings(store):

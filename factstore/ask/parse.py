@@ -602,6 +602,8 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
             taken.take(end.start(), end.end(), "period")
             dated = [(end.start(), f"END:instant:{day.date().isoformat()}", False)]
     periods = [label for _, label, _ in sorted(dated)]
+    if not growth:  # 'in its annual report for 2021, ... in FY2021': one period, said twice
+        periods = list(dict.fromkeys(periods))
     kinds = {_kind(p) for p in periods}
     agree = set().union(*(_AGREES.get(k, set()) for k in kinds)) if periods else set()
     filler = _filler()

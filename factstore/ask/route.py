@@ -639,12 +639,14 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
 
 
 # a question asking for a reason, a way or an effect, never for a figure: why, what drove, how does … account for,
-# what effect, por qué, qué efecto
+# what effect, what does it say about, what happened, por qué, qué efecto, a qué se debió, qué anunció
 _EXPLAINS = re.compile(r"(?i)(?:^|[,;:¿])\W*(?:why\b|por\s+qu[eé]\b|what\s+(?:drove|caused|explains|led|was\s+behind)\b"
                        r"|how\s+(?:does|do|did|is|are|was|were|could|would|will|might|may)\b.*"
                        r"\b(?:affect|impact|account|recogni[sz]e|book|treat|describe)"
                        r"|what\s+(?:effects?|impacts?)\b|qu[eé]\s+(?:efectos?|impactos?)\b|c[oó]mo\s+(?:afect|impact|influ)"
-                       r"|describe\b|explain\b|qu[eé]\s+(?:impuls|caus|explic|motiv)|a\s+qu[eé]\s+se\s+debe)")
+                       r"|describe\b|explain\b|qu[eé]\s+(?:impuls|caus|explic|motiv|anunci)|a\s+qu[eé]\s+se\s+deb"
+                       r"|what\s+(?:does|do|did)\b[^?]*\bsay\s+(?:about|happened)\b|what\s+happened\b"
+                       r"|qu[eé]\s+(?:se\s+)?dice\b[^?]*\bsobre\b)")
 _SEC_FORM = re.compile(r"\d{1,2}-[A-Z]")  # 10-K, 10-Q/A, 20-F, 8-K
 _YEAR_IN_LABEL = re.compile(r"(?:19|20)\d\d")  # FY2024, 2024Q3, H1FY2024, TTM2025Q2, END:quarter:2025-07-27
 

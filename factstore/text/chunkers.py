@@ -21,6 +21,9 @@ Span = tuple[int, int]
 FIXED_SIZE, FIXED_OVERLAP = 500, 50
 RECURSIVE_SIZE = 500
 STRUCTURE_SIZE = 800
+# scoped: blocks this short in all lead the text block after them (a 10-K's run-in heading, 'Epic Games', was a chunk
+# alone); a table takes no lead (on the demo corpus it costs the 1,400-character budget a passage)
+LEAD_CHARS = 100
 SEPARATORS = ("\n\n", "\n", ". ", " ")
 
 
@@ -187,10 +190,11 @@ def note_spans(doc: Document) -> dict[int, list[Span]]:
 
 
 def scoped(doc: Document, size: int = RECURSIVE_SIZE) -> list[Chunk]:
-    """Ours: blocks grouped by section up to `size` (a list stays with the sentence that introduces it), each
-    table whole with the notes it cites (the nearest note of each mark), and every note block indexed again
-    on its own, so a question about what a figure includes finds the note even when its table scores low;
-    its search side narrows by the issuer and year a question names."""
+    """Ours: blocks grouped by section up to `size` (a list stays with the sentence that introduces it, a run-in
+    heading with the paragraph it leads: LEAD_CHARS), each table whole with the notes it cites (the nearest note
+    of each mark), and every note block indexed again on its own, so a question about what a figure includes
+    finds the note even when its table scores low; its search side narrows by the issuer and year a question
+    names."""
     headings, cites = Headings(doc), note_spans(doc)
     cited = {span for spans in cites.values() for span in spans}
     out: list[Chunk] = []
@@ -211,7 +215,8 @@ def scoped(doc: Document, size: int = RECURSIVE_SIZE) -> list[Chunk]:
             flush()
             out.append(_chunk(doc, headings, ((block.start, block.end), *cites.get(i, [])), "table"))
             continue
-        lead = block.kind == "list" and group and doc.blocks[group[-1]].kind == "paragraph"
+        short = bool(group) and doc.blocks[group[-1]].end - doc.blocks[group[0]].start <= LEAD_CHARS
+        lead = short or (block.kind == "list" and group and doc.blocks[group[-1]].kind == "paragraph")
         if group and (doc.blocks[group[0]].section != block.section
                       or (block.end - doc.blocks[group[0]].start > size and not lead)):
             flush()
