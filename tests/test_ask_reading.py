@@ -50,6 +50,8 @@ def read(question: str):
     ("Apple revenue for the quarter ended June 29, 2024", ["END:quarter:2024-06-29"]),
     ("Apple revenue Q2 FY25", ["2025Q2"]),
     ("apple rev q2 fy25", ["2025Q2"]),
+    ("Apple revenue Q1 '18", ["2018Q1"]),
+    ("Apple revenue fiscal '26", ["FY2026"]),
     ("Apple revenue 2Q24", ["2024Q2"]),
     ("Apple revenue in 9M FY2023", ["2023M9"]),
     ("ventas de Apple en los nueve primeros meses del año fiscal 2021", ["2021M9"]),
@@ -238,6 +240,10 @@ def test_united_states_steel_is_still_the_company():
     # to' is the numerator of basic EPS (NetIncomeLossAvailableToCommonStockholdersBasic: 5M more for Tesla's 2021)
     ("How much did Tesla earn in Q4 2021 (net income attributable to common stockholders)?", "net_income"),
     ("Tesla net income available to common stockholders in FY2021", "net_income_common"),
+    # attributable to the company itself (to the parent) is net income; to the minority, the minority's share
+    ("Tesla net loss attributable to Tesla, Inc. in FY2021", "net_income"),
+    ("utilidad neta atribuible a los propietarios de la controladora de Tesla en 2021", "net_income"),
+    ("Tesla net income attributable to noncontrolling interests in FY2021", "net_income_nci"),
 ])
 def test_attributable_is_net_income_and_available_is_the_eps_numerator(question, metric):
     p = read(question)

@@ -35,7 +35,7 @@ _MONTHS = {"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june"
            "ago": 8, "dic": 12}
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _YEAR = r"((?:19|20)\d{2})"
-_YY = r"((?:19|20)?\d{2})"  # a year of two digits or four ('fy25', '2q24')
+_YY = r"'?((?:19|20)?\d{2})"  # a year of two digits or four ('fy25', '2q24', "q1 '18")
 _DAY = (rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}/\d{{4}}|\d{{1,2}} de (?:{_MONTH})\.? de(?:l)? \d{{4}}"
         rf"|(?:{_MONTH})\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}|\d{{1,2}} (?:{_MONTH})\.?,? \d{{4}})")
 _DATE = rf"({_DAY}(?:[ t]\d{{2}}:\d{{2}}(?::\d{{2}})?(?: ?utc| ?z)?)?)"
@@ -96,7 +96,7 @@ _NINE = [re.compile(rf"\b(?:(?:the\s+)?first\s+nine\s+months|nine\s+months|9m|9\
          re.compile(rf"\b{_FISCAL}{_YEAR}\s*-?\s*9m\b")]
 _FY = [re.compile(rf"\b(?:fy\s*|fiscal\s+(?:year\s+)?|ejercicio\s+(?:fiscal\s+)?|ano\s+fiscal\s+){_YEAR}\b"),
        re.compile(rf"\b{_YEAR}\s+(?:fiscal year|ejercicio fiscal)\b"),
-       re.compile(r"\bfy\s*'?(\d{2})\b")]
+       re.compile(r"\bfy\s*'?(\d{2})\b"), re.compile(r"\bfiscal\s+(?:year\s+)?'(\d{2})\b")]
 _CALENDAR = [re.compile(rf"\b(?:calendar\s+(?:year\s+)?|cy\s*|ano\s+(?:natural|calendario|civil)\s+(?:de\s+)?)"
                         rf"{_YEAR}\b"),
              re.compile(rf"\b{_YEAR}\s+(?:calendar year|ano natural|ano calendario)\b")]
