@@ -247,10 +247,13 @@ WITH f AS (
     FROM placed
 )
 -- a label names one figure of each kind, so a lookup by label has one answer: among year-to-date figures the one
--- starting closest to the fiscal year, then the latest ending (as quarters_asof takes them); the rest get none
+-- starting closest to the fiscal year, among balances at a year's end the one closest to it (Tesla's 10-Q gives its
+-- deficit at 2020-12-31 and, restated by a new standard, at 2021-01-01: the year's is the first), then the latest
+-- ending (as quarters_asof takes them); the rest get none
 SELECT * REPLACE (CASE WHEN row_number() OVER (
         PARTITION BY entity_id, item, unit, kind, fiscal_period
         ORDER BY CASE WHEN kind IN ('year', 'nine_months', 'half') THEN abs(date_diff('day', fy_start, period_start))
+                      WHEN kind = 'instant' AND fq = 4 THEN abs(date_diff('day', fy_end, period_end))
                  END, period_end DESC, period_start DESC) = 1 THEN fiscal_period END AS fiscal_period)
 FROM labelled;
 

@@ -261,6 +261,11 @@ def test_an_unread_word_refuses_a_figure_only_where_a_figure_would_be_given(stor
     issuers = store.sql("SELECT doc_id, issuer FROM documents").set_index("doc_id")["issuer"]
     assert {issuers[c.doc] for c in text.citations} == {"Rapsa"}
     _assert_citations_slice(store, text)
+    # a question saying five words or more beyond the figure asks about more than it: the text, never a figure
+    longer = store.ask("How much revenue did Rapsa book in FY2021, and over what timeframe does it expect its "
+                       "backlog to convert before it ends?")
+    assert longer.kind == "passages" and longer.value is None and longer.citations, longer.explanation
+    assert "no figure:" in longer.explanation and "before" in longer.explanation
 
 
 def test_text_as_of_skips_later_filings(store):

@@ -342,7 +342,7 @@ def test_a_currency_asked_is_the_answers_or_the_question_is_refused(eight_compan
 
 
 def test_blind_numeric_questions_never_get_a_wrong_number(real_store):
-    """180 numeric questions three helpers wrote blind (data/eval/blind_numeric_questions.jsonl), each answer
+    """240 numeric questions four helpers wrote blind (data/eval/blind_numeric_questions.jsonl), each answer
     computed from the raw companyfacts JSON by the writer's own script: none is given a figure other than its answer
     (for 'which' questions, the first company too; a figure not yet known at the moment asked, or of a period or in
     a currency never reported, is none at all), and nearly all are answered."""
@@ -358,9 +358,27 @@ def test_blind_numeric_questions_never_get_a_wrong_number(real_store):
             assert abs(a.value - q["expected"]) <= tolerance, said
             assert q["kind"] != "which" or q["which"].lower() in a.table[0]["entity"].lower(), said
         right += a.value is not None or q["kind"] in ("not_known", "not_answerable")
-    assert right >= 165  # 165 of 180 at 2026-12-04; the 15 refused say why (misspelt names and metrics, words
-    # unread, TSMC's dollar figures asked, and 'total assets as of December 31, 2024': the year-end balance or the
-    # one known that day)
+    assert right >= 215  # 215 of 240 at 2026-12-04; the 25 refused say why (misspelt names and metrics, words
+    # unread, TSMC's dollar figures asked, tickers the store does not hold, and 'total assets as of December 31,
+    # 2024': the year-end balance or the one known that day)
+
+
+def test_total_equity_includes_the_minority_and_shareholders_equity_does_not(real_store):
+    """LPA (IFRS) reports equity attributable to its owners and, above it, total equity with the noncontrolling
+    interests: 'patrimonio total' had been given the owners' figure. A filer reporting no minority (Apple) reports
+    its shareholders' equity as the total."""
+    lpa, end = "0001997711", "2023-12-31"
+    owners = real_store.fact(lpa, "ifrs-full:EquityAttributableToOwnersOfParent", end=end)
+    total = real_store.fact(lpa, "ifrs-full:Equity", end=end)
+    assert owners.value < total.value
+    for question, expected in (("patrimonio total de Logistic Properties of the Americas al 31 de diciembre de 2023",
+                                total), ("LPA total equity at December 31, 2023", total),
+                               ("LPA equity attributable to owners of the parent at December 31, 2023", owners),
+                               ("patrimonio neto atribuido a la dominante de LPA al 31 de diciembre de 2023", owners)):
+        a = real_store.ask(question)
+        assert (a.kind, a.value) == ("fact", expected.value), (question, a.explanation)
+    apple = real_store.ask("Apple total equity at the end of fiscal 2024")
+    assert apple.value == real_store.fact("AAPL", "us-gaap:StockholdersEquity", period="FY2024").value
 
 
 def test_a_text_comparison_of_sec_filings_ranks_no_quoted_figure(real_store):

@@ -148,3 +148,27 @@ def test_the_version_accepted_last_wins_whatever_its_accession_number():
         restated = store.sql("SELECT old_filing_id, new_filing_id FROM restatements WHERE entity_id = 'ZZZ'")
         assert restated.values.tolist() == [["0001193125-19-000900", "0000320193-19-000099"],
                                             ["0000320193-19-000099", "0000320193-19-000100"]]
+
+
+def test_a_year_end_balance_is_the_one_at_the_years_end_not_the_next_days_opening():
+    """Tesla's 10-Q of July 2021 gives its deficit at 2020-12-31 and, restated by a new standard, at 2021-01-01:
+    both fall in FY2020's Q4 slot, and the year's balance is the one at its end (the later date had won)."""
+    k10, q10 = ("0000000001-21-000001", "10-K", datetime(2021, 2, 8, 21, 0)), \
+        ("0000000001-21-000002", "10-Q", datetime(2021, 7, 27, 10, 47))
+    docs = pd.DataFrame([{"id_doc": f, "ticker": "ZZZ", "emisor": "Zeta", "tipo": form, "periodo_fin": end,
+                          "texto": ""} for (f, form, _), end in ((k10, "2020-12-31"), (q10, "2021-06-30"))])
+    rows = [(k10, REVENUE, "2020-01-01", "2020-12-31", 31_536.0), (k10, "RetainedEarningsAccumulatedDeficit", None,
+            "2020-12-31", -5_399.0), (q10, "RetainedEarningsAccumulatedDeficit", None, "2020-12-31", -5_399.0),
+            (q10, "RetainedEarningsAccumulatedDeficit", None, "2021-01-01", -5_188.0)]
+    xbrl = pd.DataFrame([{"id_doc": f, "concepto": concept, "periodo_inicio": pd.Timestamp(start) if start else pd.NaT,
+                          "periodo_fin": pd.Timestamp(end), "valor": value, "forma": form,
+                          "ts_presentacion": pd.Timestamp(at, tz="UTC")}
+                         for (f, form, at), concept, start, end, value in rows])
+    with factstore.open() as store:
+        store.load_course(xbrl=xbrl, documents=docs, progress=False)
+        for period in ("FY2020", "2020Q4"):
+            for moment in (datetime(2021, 3, 1), datetime(2021, 8, 1)):
+                got = store.fact("ZZZ", "RetainedEarningsAccumulatedDeficit", period=period, as_of=moment)
+                assert (got.value, str(got.end)) == (-5_399.0, "2020-12-31"), (period, moment)
+        opening = store.fact("ZZZ", "RetainedEarningsAccumulatedDeficit", end="2021-01-01")
+        assert opening.value == -5_188.0  # asked by its date, the opening balance is there

@@ -111,9 +111,23 @@ def pd_utc(value) -> datetime:
     return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
 
 
+# Cases where the store's fiscal calendar, learned from what was filed by as_of, and the oracle's, from every filing,
+# place a balance differently, each with the store's answer (the oracle has none). NVIDIA's filings of 2009 give
+# FY2009 as starting 2008-01-25 and its FY2008 year-end cash (726,969,000: the balance at 2008-01-27, its true end)
+# at 2008-01-25; until its filings gave FY2008's end, the store placed that balance at FY2008's end. Each is asked and
+# must still be answered so: a change either way shows.
+CALENDAR_DIFFERS = {("NVDA", "cash", "FY2008", "2009-11-20 04:59:58"): 726_969_000.0}
+
+
 def check(store: factstore.FactStore, series: Series, label: str, at: datetime | None, tally: Tally) -> None:
     """Ask the store one case and compare; cases outside the contract are counted as skipped, by reason."""
     want = series.value(label, at)
+    known = (TICKERS.get(series.company.file), series.metric.name, label, f"{at:%Y-%m-%d %H:%M:%S}" if at else None)
+    if known in CALENDAR_DIFFERS:
+        got = ask(store, series, label, at)
+        assert want is None and got is not None and got.value == CALENDAR_DIFFERS[known], case(series, label, at)
+        tally.skipped["calendars differ (CALENDAR_DIFFERS)"] += 1
+        return
     if series.metric.formula and (want is None or want.derived):
         tally.skipped["metric with a formula: no value reported, or a derived one"] += 1
         return

@@ -182,9 +182,14 @@ def _unread(p: Reading) -> Answer | None:
 def _asks_the_text(p: Reading) -> bool:
     """Whether a question with unread words asks the text, not for a figure: it asks why or how, or it says three
     words or more that no figure takes and none that could change one ('what share of sales went through its
-    stores, carriers and resellers'). One unknown word beside a figure is a qualifier ('like-for-like revenue'):
-    refused."""
-    return bool(_EXPLAINS.search(p.text)) or (not changes_figure(p.unread) and len(set(p.unread)) >= 3)
+    stores, carriers and resellers'), or TEXT_WORDS words or more whatever they are (a question about more than
+    a figure: 'how much deferred revenue ..., and over what timeframe does it expect to recognize it'). One
+    unknown word beside a figure is a qualifier ('like-for-like revenue'): refused."""
+    said = len(set(p.unread))
+    return bool(_EXPLAINS.search(p.text)) or said >= TEXT_WORDS or (not changes_figure(p.unread) and said >= 3)
+
+
+TEXT_WORDS = 5  # unread words that make a question one for the text, not for a figure (see _asks_the_text)
 
 
 def _versions(db: Db, p: Reading, entities: list[Entity]) -> Answer:
