@@ -636,7 +636,7 @@ MUTANTS: list[Mutant] = [
     Mutant("a long question beyond a figure refused", "factstore/ask/route.py",
            "or said >= TEXT_WORDS or", "or", ("tests/test_ask.py",)),
     Mutant("total equity read as the owners' equity", "data/metrics.csv",
-           ",,total equity;patrimonio neto;patrimonio total;", ",,whole equity;patrimonio neto;patrimonio entero;",
+           ",,total equity;patrimonio total;", ",,whole equity;patrimonio entero;",
            ("tests/test_ask_real.py::test_total_equity_includes_the_minority_and_shareholders_equity_does_not",)),
     Mutant("a year-end balance taken from the next day's opening", "sql/macros.sql",
            "                      WHEN kind = 'instant' AND fq = 4 THEN abs(date_diff('day', fy_end, period_end))\n",
