@@ -641,6 +641,8 @@ MUTANTS: list[Mutant] = [
     Mutant("a year-end balance taken from the next day's opening", "sql/macros.sql",
            "                      WHEN kind = 'instant' AND fq = 4 THEN abs(date_diff('day', fy_end, period_end))\n",
            "", ("tests/test_facts_lookup.py",)),
+    Mutant("'(9M)' said again leaves nine months unread", "factstore/ask/parse.py",
+           r'nueve\s+meses)\s*(?:\(\s*9m\s*\)\s*)?"', r'nueve\s+meses)\s*"', ("tests/test_ask_reading.py",)),
     Mutant("a period said twice read as two", "factstore/ask/parse.py",
            "        periods = list(dict.fromkeys(periods))", "        pass", ("tests/test_ask.py",)),
     Mutant("vectors used where some chunks have none", "factstore/text/dense.py",

@@ -55,6 +55,7 @@ def read(question: str):
     ("Apple revenue 2Q24", ["2024Q2"]),
     ("Apple revenue in 9M FY2023", ["2023M9"]),
     ("ventas de Apple en los nueve primeros meses del año fiscal 2021", ["2021M9"]),
+    ("ventas de Apple en los primeros nueve meses (9M) del ejercicio fiscal 2021", ["2021M9"]),
     ("What was Apple's most recent quarterly revenue?", ["LATEST:quarter"]),
 ])
 def test_periods_are_read_whole(question, periods):

@@ -91,8 +91,10 @@ _QUARTER_PATTERNS = [  # (pattern, group of the quarter, group of the year)
 _HALF = [re.compile(rf"\b(?:first\s+half|1h|h1|1s|s1|primer\s+semestre|primera\s+mitad)\s*(?:fiscal\s+)?"
                     rf"(?:of\s+|de\s+|del\s+)?(?:the\s+|el\s+)?{_FISCAL}{_YY}\b"),
          re.compile(rf"\b{_FISCAL}{_YEAR}\s*-?\s*(?:h1|1h)\b")]
+# nine months, '(9M)' said again after the words allowed
 _NINE = [re.compile(rf"\b(?:(?:the\s+)?first\s+nine\s+months|nine\s+months|9m|9\s*months|(?:los\s+)?primeros\s+nueve"
-                    rf"\s+meses|(?:los\s+)?nueve\s+primeros\s+meses|nueve\s+meses)\s*(?:fiscales\s+)?{_OF}{_FISCAL}{_YY}\b"),
+                    rf"\s+meses|(?:los\s+)?nueve\s+primeros\s+meses|nueve\s+meses)\s*(?:\(\s*9m\s*\)\s*)?"
+                    rf"(?:fiscales\s+)?{_OF}{_FISCAL}{_YY}\b"),
          re.compile(rf"\b{_FISCAL}{_YEAR}\s*-?\s*9m\b")]
 _FY = [re.compile(rf"\b(?:fy\s*|fiscal\s+(?:year\s+)?|ejercicio\s+(?:fiscal\s+)?|ano\s+fiscal\s+){_YEAR}\b"),
        re.compile(rf"\b{_YEAR}\s+(?:fiscal year|ejercicio fiscal)\b"),
