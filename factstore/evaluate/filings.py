@@ -92,11 +92,11 @@ def _wanted(docs: pd.DataFrame, gold: list[dict[str, Any]], filings: str | Path
     for q in gold:
         wanted = out.setdefault(q["id"], {})
         for ev in q["evidence"]:
-            doc, entity, text = by_file[ev.filing]
-            if locate(text, ev.text) is None:
+            doc, entity, _ = by_file[ev.filing]
+            found = [(other, span) for other, body in of_entity[entity] for span in locate_all(body, ev.text)]
+            if not any(other == doc for other, _ in found):
                 raise ValueError(f"{q['id']}: evidence not in the stored text of {ev.filing}: {ev.text[:60]!r}")
-            wanted.setdefault(entity, []).extend(
-                (other, span) for other, body in of_entity[entity] for span in locate_all(body, ev.text))
+            wanted.setdefault(entity, []).extend(found)
     return out
 
 
