@@ -112,8 +112,10 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
             distinct.result() if distinct else _distinct_keys(db, reports))
         if len(batch.reports):
             _insert_reports(db, batch, reports, reloading, fresh=fresh, plain=plain, new_entities=new_entities)
-            for entity_id, n in db.all("SELECT entity_id, count(*) FROM _new_reports GROUP BY ALL"):
-                added[entity_id, "reports"] += n
+            # rows taken as they are (plain) are counted in the batch, others in what was left to add
+            added.update({(entity_id, "reports"): n for entity_id, n in (
+                _counts(reports, "entity_id") if plain
+                else db.all("SELECT entity_id, count(*) FROM _new_reports GROUP BY ALL"))})
             for entity_id, n in db.all("SELECT entity_id, count(*) FROM _revised GROUP BY ALL")\
                     if batch.stored_wins and not fresh else []:
                 added[entity_id, "revisions"] += n
@@ -133,9 +135,11 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
         if batch.sales is not None and len(batch.sales):
             con.register("_batch_sales", batch.sales)
             db.all(SQL["insert_sales"])
-        db.all(f"DROP {'VIEW' if plain else 'TABLE'} IF EXISTS _new_reports")  # ours
-        db.all("DROP TABLE IF EXISTS _revised")
-        db.all("DROP TABLE IF EXISTS _same")
+        if len(batch.reports):  # what _insert_reports made: the plain path, no table but its view
+            db.all(f"DROP {'VIEW' if plain else 'TABLE'} IF EXISTS _new_reports")  # ours
+            if not plain:
+                db.all("DROP TABLE IF EXISTS _revised")
+                db.all("DROP TABLE IF EXISTS _same")
     finally:
         for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales", "_batch_reports",
                      "_batch_approximate", "_batch_concepts", "_batch_xbrl", "_batch_feed"):
@@ -259,6 +263,11 @@ def _entity_table(entities: pd.DataFrame | pa.Table) -> pa.Table:
 def _arrow(frame: pd.DataFrame | pa.Table) -> pa.Table:
     """A frame as Arrow: DuckDB binds an Arrow scan faster than a pandas one, once per statement reading it."""
     return pa.Table.from_pandas(frame, preserve_index=False) if isinstance(frame, pd.DataFrame) else frame
+
+
+def _counts(table: pa.Table, column: str) -> list[tuple[Any, int]]:
+    """How many rows each value of an Arrow table's column has."""
+    return [(c["values"], c["counts"]) for c in pc.value_counts(table[column]).to_pylist()]
 
 
 def _values(frame: pd.DataFrame | pa.Table, column: str) -> set[Any]:

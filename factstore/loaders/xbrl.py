@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 
 from factstore.errors import LoadError
 from factstore.loaders.batch import REPORT_COLUMNS, Batch
@@ -18,9 +19,15 @@ from factstore.loaders.filing import Filer, check_stored, given_acceptance, no_s
 from factstore.loaders.fsds import concept_key, dims_key
 from factstore.xbrl.model import Document, Fact
 
-XBRL_COLUMNS = ["filing_id", "entity_id", "fact_id", "copies", "context_id", "concept", "namespace", "dims",
-                "period_start", "period_end", "unit", "value", "decimals", "numeric", "inconsistent", "line",
-                "accepted_at"]
+_TEXT, _DAY, _AT = pa.string(), pa.date32(), pa.timestamp("us")
+# every fact as stated (xbrl_facts), and the numbers as reports
+XBRL_SCHEMA = pa.schema([("filing_id", _TEXT), ("entity_id", _TEXT), ("fact_id", _TEXT), ("copies", pa.list_(_TEXT)),
+                         ("context_id", _TEXT), ("concept", _TEXT), ("namespace", _TEXT), ("dims", _TEXT),
+                         ("period_start", _DAY), ("period_end", _DAY), ("unit", _TEXT), ("value", _TEXT),
+                         ("decimals", _TEXT), ("numeric", pa.bool_()), ("inconsistent", pa.bool_()),
+                         ("line", pa.int64()), ("accepted_at", _AT)])
+REPORT_SCHEMA = pa.schema(zip(REPORT_COLUMNS, [_TEXT, _TEXT, _TEXT, _TEXT, _DAY, _DAY, pa.float64(), _AT, _TEXT,
+                                               pa.int64()], strict=True))
 
 
 def xbrl_batch(document: Document, filer: Filer, filings: pd.DataFrame, cover: Cover, *,
@@ -72,28 +79,29 @@ def xbrl_batch(document: Document, filer: Filer, filings: pd.DataFrame, cover: C
 def with_facts(batch: Batch, document: Document) -> Batch:
     """A batch of one filing (its filings row) given the document's facts: every one into xbrl_facts, the numbers
     (not nil, not inconsistent, not forever) into reports. Facts of the filing stored before are added only where
-    the store has none for their key (as FSDS's are)."""
-    (filing,) = batch.filings.to_dict("records")
+    the store has none for their key (as FSDS's are). Both frames are Arrow, built from the facts' columns."""
+    filings = batch.filings
+    (filing,) = filings.to_pylist() if isinstance(filings, pa.Table) else filings.to_dict("records")
     facts, source = document.facts, document.source
-    at, form = pd.Timestamp(filing["accepted_at"]).as_unit("us"), filing["form"]
-    batch.xbrl = pd.DataFrame({
-        "filing_id": filing["filing_id"], "entity_id": filing["entity_id"], "fact_id": [f.id for f in facts],
-        "copies": [list(f.copies) for f in facts],
-        "context_id": [f.context.id for f in facts], "concept": [f.concept for f in facts],
-        "namespace": [f.namespace for f in facts], "dims": [_dims(f) for f in facts],
-        "period_start": [f.context.start for f in facts], "period_end": [f.context.end for f in facts],
-        "unit": [f.unit for f in facts], "value": [f.value for f in facts],
-        "decimals": [f.decimals for f in facts], "numeric": [f.numeric for f in facts],
-        "inconsistent": [f.inconsistent for f in facts], "line": [f.line for f in facts], "accepted_at": at},
-        columns=XBRL_COLUMNS)
+    n, at, form = len(facts), pd.Timestamp(filing["accepted_at"]).as_unit("us").to_pydatetime(), filing["form"]
+    same = lambda value, size: [value] * size  # noqa: E731
+    contexts = [f.context for f in facts]
+    batch.xbrl = pa.table([
+        same(filing["filing_id"], n), same(filing["entity_id"], n), [f.id for f in facts],
+        [list(f.copies) for f in facts], [c.id for c in contexts], [f.concept for f in facts],
+        [f.namespace for f in facts], [_dims(f) for f in facts], [c.start for c in contexts],
+        [c.end for c in contexts], [f.unit for f in facts], [f.value for f in facts], [f.decimals for f in facts],
+        [f.numeric for f in facts], [f.inconsistent for f in facts], [f.line for f in facts], same(at, n)],
+        schema=XBRL_SCHEMA)
     numbers = [(i, f) for i, f in enumerate(facts)
                if f.numeric and f.value is not None and not f.inconsistent and f.context.end is not None]
-    batch.reports = pd.DataFrame({
-        "filing_id": filing["filing_id"], "entity_id": filing["entity_id"],
-        "concept": [concept_key(f.concept, dict(f.context.dims)) for _, f in numbers],
-        "unit": [f.unit for _, f in numbers], "period_start": [f.context.start for _, f in numbers],
-        "period_end": [f.context.end for _, f in numbers], "value": [float(Decimal(f.value)) for _, f in numbers],
-        "accepted_at": at, "form": form, "row": [i for i, _ in numbers]}, columns=REPORT_COLUMNS)
+    k = len(numbers)
+    batch.reports = pa.table([
+        same(filing["filing_id"], k), same(filing["entity_id"], k),
+        [concept_key(f.concept, dict(f.context.dims)) for _, f in numbers], [f.unit for _, f in numbers],
+        [f.context.start for _, f in numbers], [f.context.end for _, f in numbers],
+        [float(Decimal(f.value)) for _, f in numbers], same(at, k), same(form, k), [i for i, _ in numbers]],
+        schema=REPORT_SCHEMA)
     batch.row_name = lambda i: f"line {facts[int(i)].line}"
     batch.source_of.update(reports=source, xbrl=source)
     batch.fills = True
