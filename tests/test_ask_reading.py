@@ -249,3 +249,84 @@ def test_united_states_steel_is_still_the_company():
 def test_attributable_is_net_income_and_available_is_the_eps_numerator(question, metric):
     p = read(question)
     assert p.metric.name == metric and p.unread == []
+
+
+# ------------------------------------------------------------- a period said twice, its end beside its label
+@pytest.mark.parametrize(("question", "periods"), [
+    ("What was Apple's net income for 1H FY2025 (six months ended March 29, 2025)?",
+     ["2025H1", "END:half:2025-03-29"]),
+    ("NVIDIA trailing-twelve-month revenue through 3Q FY26 (quarter ended Oct 26, 2025)",
+     ["TTM2026Q3", "TTMEND:quarter:2025-10-26"]),
+    ("AAPL TTM revenue for the twelve months ended Dec 27, 2025", ["TTMEND:quarter:2025-12-27"]),
+    ("Ingresos de Alphabet de los últimos doce meses al cierre del 1T 2026 (31 de marzo de 2026)",
+     ["TTM2026Q1", "TTMEND:quarter:2026-03-31"]),
+    ("Apple revenue in FY2025 (ended Sep 27, 2025)", ["FY2025", "END:year:2025-09-27"]),
+])
+def test_an_end_said_beside_a_label_is_kept_for_the_router_to_check(question, periods):
+    """Both stay: the router answers only where both name the same days (test_ask_real.py)."""
+    p = read(question)
+    assert (p.periods, p.unread) == (periods, [])
+
+
+def test_a_date_in_parentheses_after_no_period_is_no_end():
+    p = read("Apple revenue (Sep 27, 2025)")
+    assert not any(":" in label for label in p.periods) and "sep" in p.unread  # refused, naming them
+    p = read("Apple cash (at Sep 27, 2025)")  # read as any date is: a balance's day
+    assert (p.periods, p.unread) == (["END:instant:2025-09-27"], [])
+
+
+def test_a_clock_times_zone_is_no_company():
+    p = read("Apple revenue for the fourth quarter of fiscal 2025, as known at 2025-10-31 12:00 UTC")
+    assert ([e.name for e in p.entities], p.as_of, p.unread) == (["Apple Inc."], datetime(2025, 10, 31, 12), [])
+
+
+@pytest.mark.parametrize("question", [
+    "Apple net income in Q4 fiscal 2009, latest restated figures",
+    "TSLA diluted EPS for 3Q21 (latest available figure)",
+    "BPA diluido de Tesla del 3T 2021 (dato más reciente)",
+    "BPA diluido de Tesla del 3T 2021, dato vigente",
+    "Dividendos pagados por Apple en el ejercicio fiscal 2016, con la cifra vigente hoy",
+])
+def test_the_latest_figure_said_in_other_words(question):
+    p = read(question)
+    assert (p.mode, p.unread, p.part, len(p.periods)) == ("latest", [], None, 1)
+
+
+@pytest.mark.parametrize(("question", "moment"), [
+    ("ingresos de Marvell del primer trimestre fiscal 2022, según lo conocido al 2021-12-01", datetime(2021, 12, 1)),
+    ("ventas netas de Apple año fiscal 2009 a fecha 2010-03-01", datetime(2010, 3, 1)),
+    ("ingresos de Apple en el 4T del año fiscal 2009, con datos al 15/11/2009", datetime(2009, 11, 15)),
+    ("BPA diluido de Alphabet 2021, según lo conocido al 30-06-2022", datetime(2022, 6, 30)),
+])
+def test_spanish_moments_with_data_as_of(question, moment):
+    p = read(question)
+    assert (p.as_of, p.unread, p.part, len(p.periods)) == (moment, [], None, 1)
+
+
+def test_the_same_metric_said_twice_is_no_part():
+    p = read("Patrimonio neto (stockholders' equity) de NVIDIA al cierre del ejercicio fiscal 2026")
+    assert (p.metric.name, p.part, p.unread) == ("equity", None, [])
+    assert read("iPhone revenue (net sales) of Apple in FY2024").part == "iphone"
+
+
+def test_a_ratio_in_percent_and_the_year_to_date():
+    p = read("Margen bruto de Tesla en 2021, en porcentaje")
+    assert (p.metric.name, p.part, p.unread) == ("gross_margin", None, [])
+    assert read("Tesla revenue in 2021, in percent").part == "percent"  # of what? refused
+    p = read("resultado operativo de NVDA acumulado a nueve meses del ejercicio fiscal 2026")
+    assert (p.periods, p.part, p.unread) == (["2026M9"], None, [])
+
+
+@pytest.mark.parametrize(("question", "weeks"), [
+    ("Marvell revenue in Q4 of fiscal 2024 (the 14-week quarter ended Feb 3, 2024)", 14),
+    ("Ingresos de NVIDIA en el cuarto trimestre del ejercicio fiscal 2021 (el trimestre de 14 semanas)", 14),
+    ("Apple revenue in the 53-week fiscal 2023", 53),
+])
+def test_a_periods_length_in_weeks_is_read_to_be_checked(question, weeks):
+    p = read(question)
+    assert (p.weeks, p.unread) == (weeks, [])
+
+
+def test_two_lengths_in_weeks_stay_unread():
+    p = read("Apple revenue growth from the 52-week fiscal 2022 to the 53-week fiscal 2023")
+    assert p.weeks is None and "52" in p.unread

@@ -36,12 +36,13 @@ _MONTHS = {"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june"
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _YEAR = r"((?:19|20)\d{2})"
 _YY = r"'?((?:19|20)?\d{2})"  # a year of two digits or four ('fy25', '2q24', "q1 '18")
-_DAY = (rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}/\d{{4}}|\d{{1,2}} de (?:{_MONTH})\.? de(?:l)? \d{{4}}"
+_DAY = (rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}[/-]\d{{1,2}}[/-]\d{{4}}|\d{{1,2}} de (?:{_MONTH})\.? de(?:l)? \d{{4}}"
         rf"|(?:{_MONTH})\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}|\d{{1,2}} (?:{_MONTH})\.?,? \d{{4}})")
 _DATE = rf"({_DAY}(?:[ t]\d{{2}}:\d{{2}}(?::\d{{2}})?(?: ?utc| ?z)?)?)"
 _AS_OF_LEAD = (r"(?:as of|as at|as known on|as known at|as known|known on|known at|known as of|at the date of|"
-               r"a fecha de|a dia|a dia de|conocido el|conocida el|conocido a|conocida a|segun lo conocido el|"
-               r"segun lo conocido a|segun se conocia el|segun se conocia a|se conocia el|segun lo publicado hasta el|"
+               r"a fecha de|a fecha|a dia|a dia de|conocido el|conocida el|conocido al?|conocida al?|"
+               r"segun lo conocido el|segun lo conocido al?|con datos al?|con datos de|con datos a fecha de|"
+               r"segun se conocia el|segun se conocia a|se conocia el|segun lo publicado hasta el|"
                r"segun los datos disponibles el|segun los datos disponibles a|con los datos disponibles el|"
                r"segun lo publicado a|hasta el)")
 _AS_OF_OR_DATE = re.compile(r"(?:as of|as at|a fecha de|a dia|hasta)\b")  # leads that also say a balance's date
@@ -65,7 +66,9 @@ _MODE = [
                 r"\b(?:publicad[oa]s?|reportad[oa]s?)\s+"
                 r"(?:originalmente|inicialmente|por primera vez)\b|\boriginal(?:ly)?\s+reported\b"), "first"),
     (re.compile(r"\b(?:as\s+)?(?:restated|revised|as currently reported)\b|\b(?:latest|most recent|newest|current)"
-                r"\s+(?:figure|value|number|version|restated figure|cifra)\b|\bsegun la ultima cifra\b|"
+                r"\s+(?:available\s+|restated\s+|reported\s+)?(?:figures?|values?|numbers?|versions?|data|cifras?)\b|"
+                r"\b(?:dato|cifra|valor)(?:s|es)?\s+(?:mas\s+recientes?|vigentes?|actual(?:es)?|actualizad[oa]s?)"
+                r"(?:\s+(?:hoy|a\s+hoy|disponibles?))?\b|\bsegun la ultima cifra\b|"
                 r"\b(?:reexpresad[oa]s?|cifra mas reciente|ultima cifra)\b|\b(?:according to|per|as per|on|by)\s+the\s+"
                 r"(?:latest|most recent|newest|current)\s+(?:figures?|data|numbers|filings?|values?)\b|"
                 r"\bsegun\s+(?:las?|los)\s+(?:ultim[oa]s?|mas recientes?)\s+(?:cifras?|datos)(?:\s+disponibles?)?\b"),
@@ -103,7 +106,8 @@ _CALENDAR = [re.compile(rf"\b(?:calendar\s+(?:year\s+)?|cy\s*|ano\s+(?:natural|c
                         rf"{_YEAR}\b"),
              re.compile(rf"\b{_YEAR}\s+(?:calendar year|ano natural|ano calendario)\b")]
 _BARE_YEAR = re.compile(rf"(?<![\d/.-]){_YEAR}\b(?![/-]\d)")  # never a date's year
-_TTM_WORDS = (r"(?:ttm|ltm|trailing\s+(?:twelve|12)[\s-]+months?|trailing\s+12m|last\s+(?:twelve|12)[\s-]+months?|"
+_TTM_WORDS = (r"(?:ttm|ltm|trailing[\s-]+(?:twelve|12)[\s-]+months?|trailing[\s-]+12m|"
+              r"last[\s-]+(?:twelve|12)[\s-]+months?|"
               r"(?:the\s+)?last\s+(?:four|4)\s+(?:fiscal\s+)?quarters|(?:los\s+)?ultimos\s+(?:doce|12)\s+meses|"
               r"(?:los\s+)?ultimos\s+(?:cuatro|4)\s+trimestres)")
 _TTM = re.compile(rf"\b(?:(?:over|in|for|during|durante|en)\s+)?(?:the\s+)?{_TTM_WORDS}"
@@ -116,6 +120,8 @@ _LENGTHS = {"quarter": r"(?:(?:three|3)\s+months|quarter|fiscal\s+quarter|(?:tre
 _KINDS = "|".join(f"(?P<{k}>{v})" for k, v in _LENGTHS.items())
 _ENDED = re.compile(rf"\b(?:the\s+|el\s+|los\s+|las\s+)?(?P<kind>{_KINDS})\s+(?:ended|ending|that\s+ended|"
                     rf"terminad[oa]s?|cerrad[oa]s?|finalizad[oa]s?)\s+(?:on\s+|el\s+)?(?P<date>{_DAY})")
+# a period's end said again in parentheses after its label: 'Q1 2026 (March 31, 2026)', 'FY2025 (ended Feb 1, 2025)'
+_PAREN_END = re.compile(rf"\(\s*(?:ended\s+|ending\s+|at\s+|al\s+|a\s+|cerrad[oa]\s+el\s+)?(?P<date>{_DAY})\s*\)")
 _LATEST = re.compile(r"\b(?:the\s+)?(?:latest|last|most\s+recent|newest|ultimo|ultima)\s+"
                      r"(?P<kind>quarter(?:ly)?|fiscal\s+year|year|annual|trimestre|ejercicio|ano)\b|\b(?:el\s+)?(?P<kind2>trimestre|ejercicio)\s+mas\s+reciente\b")
 _GROWTH = re.compile(r"\b(grow|grew|growth|increase|increased|rise|rose|change|changed|crecieron|crecio|crecer|"
@@ -130,13 +136,16 @@ _SOURCE = re.compile(r"\b(?:in|from|according to|per|as per|segun|en|de)\s+"
                      r"(?:the\s+|its\s+|their\s+|el\s+|su\s+|sus\s+)?"
                      r"(?:10-k|10-q|20-f|annual report|quarterly report|filings?|financial statements|informe anual|"
                      r"cuentas anuales|estados financieros)\b")
+_PERCENT = re.compile(r"\b(?:in|en|as\s+a|como(?:\s+un)?)\s+(?:percent(?:age)?|porcentaje)\b")  # of a ratio
+_WEEKS = re.compile(r"\b(\d{2})[\s-]+(?:weeks?|semanas)\b")  # 'the 14-week quarter', 'el ejercicio de 53 semanas'
 _POLITE = re.compile(r"\b(?:please|por favor|thanks|thank you|gracias|can you tell me|could you tell me|tell me|"
                      r"show me|give me|i need|i want to know|quiero saber|dime|dame|necesito saber|me dices|"
                      r"puedes decirme|podrias decirme)\b")
 _UNIT = re.compile(r"\b(?:in|en)\s+(?:millions?|billions?|thousands?|millones|miles(?:\s+de\s+millones)?|"
-                   r"(?:u\.?\s?s\.?\s*)?dollars?|usd|dolares|euros?|twd|nt\$?)(?:\s+(?:of\s+|de\s+)?(?:dollars?|usd|dolares))?\b")
+                   r"(?:u\.?\s?s\.?\s*)?dollars?|usd|dolares|euros?|twd|nt\$?|(?:nuevos\s+)?dolares\s+taiwaneses|"
+                   r"(?:new\s+)?taiwan(?:ese)?\s+dollars?)(?:\s+(?:of\s+|de\s+)?(?:dollars?|usd|dolares))?\b")
 # the currency a unit phrase names (NT dollars are TWD), as an ISO code
-_CURRENCIES = (("TWD", re.compile(r"\b(?:twd|nt)\b")), ("EUR", re.compile(r"\beuros?\b")),
+_CURRENCIES = (("TWD", re.compile(r"\b(?:twd|nt|taiwan|taiwanese|taiwaneses)\b")), ("EUR", re.compile(r"\beuros?\b")),
                ("USD", re.compile(r"\b(?:dollars?|usd|dolares)\b")))
 
 
@@ -193,6 +202,7 @@ def _filler() -> frozenset[str]:
     return (tokenize.FUNCTION_WORDS - _CHANGERS) | _FILLER_EXTRA
 
 
+_TO_DATE = {"acumulado", "acumulada", "acumulados", "acumuladas", "ytd", "cumulative"}  # of the year so far
 _PERIOD_WORDS = frozenset({
     "fiscal", "calendar", "cy", "year", "years", "quarter", "quarters", "quarterly", "annual", "annually", "yearly",
     "half", "semester", "month", "months", "period", "periods", "ended", "ending", "end", "full", "first", "second",
@@ -200,12 +210,12 @@ _PERIOD_WORDS = frozenset({
     "trimestre", "trimestres", "trimestral", "semestre", "semestral", "anual", "meses", "mes", "periodo", "cerrado",
     "natural", "civil", "primer", "primero", "primera", "segundo", "segunda", "tercer", "tercero", "tercera",
     "cuarto", "cuarta", "nueve", "seis", "doce", "recent", "latest", "last", "previous", "prior", "current",
-    "newest", "ultimo", "ultima", "ultimos", "ultimas", "reciente", "recientes", "anterior", "actual",
+    "newest", "ultimo", "ultima", "ultimos", "ultimas", "reciente", "recientes", "anterior", "actual", *_TO_DATE,
 })
 _ENDS = {"end", "close", "cierre", "final", "fin", "finales"}  # 'at the end of fiscal 2024'
 _AGREES = {"year": {"annual", "annually", "yearly", "full", "year", "anual", "fiscal", "ejercicio", "ano", *_ENDS},
            "quarter": {"quarterly", "quarter", "trimestral", "trimestre", "fiscal", *_ENDS},
-           "half": {"fiscal", "semestral", *_ENDS}, "nine_months": {"fiscal", *_ENDS},
+           "half": {"fiscal", "semestral", *_ENDS, *_TO_DATE}, "nine_months": {"fiscal", *_ENDS, *_TO_DATE},
            "ttm": {"fiscal", "twelve", "month", "months", "doce", "meses", "ending", *_ENDS}}
 _NEWEST = re.compile(r"\b(?:the\s+)?(?:latest|most\s+recent|newest|mas\s+recientes?|ultim[oa]s?)\b")
 
@@ -237,6 +247,7 @@ class Reading:
     unread: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # slips read past, a name fitting several companies settled
     currency: str | None = None  # the currency a figure is asked in ('in euros': EUR), which no answer converts
+    weeks: int | None = None  # the length in weeks a question gives its period ('the 14-week quarter'), to check
 
     def line(self, moment: datetime | None = None) -> str:
         """The reading in one line: 'read as: Apple, revenue, FY2024, as known on 2025-06-01 00:00 UTC'."""
@@ -257,13 +268,16 @@ class Reading:
                 "periods": self.periods, "as_of": self.as_of.isoformat() if self.as_of else None,
                 "at_filing": self.at_filing, "mode": self.mode, "growth": self.growth,
                 "comparison": self.comparison, "restatement": self.restatement, "part": self.part,
-                "currency": self.currency, "words": self.words, "unread": self.unread, "read_as": self.line()}
+                "currency": self.currency, "weeks": self.weeks, "words": self.words, "unread": self.unread,
+                "read_as": self.line()}
 
 
 def describe_period(label: str) -> str:
     """A period label in words: 'TTM2025Q2' -> 'the twelve months ending 2025Q2'."""
     if label == "TTM":
         return "the newest twelve months known"
+    if label.startswith("TTMEND:"):
+        return f"the twelve months ended {label.split(':', 2)[2]}"
     if label.startswith("TTM"):
         return f"the twelve months ending {label[3:]}"
     if label.startswith("END:"):
@@ -315,8 +329,8 @@ def _read_date(text: str) -> datetime:
     """A date (at 00:00) or a date and time, as written in either language; ValueError when it is no date."""
     text = text.strip().removesuffix("utc").removesuffix("z").strip()
     text = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text).replace(".", "")
-    if m := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", text):
-        return datetime(int(m[3]), int(m[2]), int(m[1]))
+    if m := re.fullmatch(r"(\d{1,2})([/-])(\d{1,2})\2(\d{4})", text):  # day first: '15/11/2009', '30-06-2022'
+        return datetime(int(m[4]), int(m[3]), int(m[1]))
     if m := re.fullmatch(rf"(\d{{1,2}}) de ({_MONTH}) del? (\d{{4}})", text):
         return datetime(int(m[3]), _MONTHS[m[2]], int(m[1]))
     if m := re.fullmatch(rf"({_MONTH}) (\d{{1,2}}),? (\d{{4}})", text):
@@ -408,10 +422,47 @@ def _ended(taken: _Taken) -> list[tuple[int, str, bool]]:
     return found
 
 
+def _paren_ends(taken: _Taken) -> list[re.Match[str]]:
+    """Dates in parentheses after a period's label ('Q1 2026 (March 31, 2026)'), taken as ends said again: a date
+    in parentheses after no label is left to be read as any date is."""
+    probe = _Taken(taken.norm)
+    probe.spans = list(taken.spans)
+    starts = [s for s, _, _ in _ended(probe) + _periods(probe)]
+    return [m for m in _PAREN_END.finditer(taken.norm) if taken.free(m.start(), m.end())
+            and any(s < m.start() for s in starts) and not taken.take(m.start(), m.end(), "period")]
+
+
+def _with_ends(taken: _Taken, dated: list[tuple[int, str, bool]], said: list[re.Match[str]]
+               ) -> list[tuple[int, str, bool]]:
+    """The periods named, with the ends said beside them: a date in parentheses is the end of a period of the kind
+    of the label before it (the router answers only where both name the same days); beside TTM, a quarter's or a
+    twelve months' end is where the twelve months end ('TTM revenue for the twelve months ended Dec 27, 2025')."""
+    out = list(dated)
+    for m in said:
+        label = max((d for d in dated if d[0] < m.start()), default=(0, "", False))[1]
+        kind = _kind(label) if label and not label.startswith(("CY", "LATEST:", "END:instant")) else None
+        try:
+            day = _read_date(m.group("date")).date().isoformat()
+        except ValueError:
+            kind = None
+        if kind not in ("year", "quarter", "half", "nine_months", "ttm"):
+            taken.spans.remove((m.start(), m.end(), "period"))  # its words stay unread: the question is refused
+            continue
+        out.append((m.start(), f"END:{'quarter' if kind == 'ttm' else kind}:{day}", False))
+    if any(label.startswith("TTM") for _, label, _ in out):
+        ends = [(s, f"TTMEND:quarter:{label.split(':', 2)[2]}", bare) for s, label, bare in out
+                if label.startswith(("END:quarter:", "END:year:"))]
+        if ends:
+            out = [d for d in out if not d[1].startswith("END:") and d[1] != "TTM"] + ends
+    return out
+
+
 def find_periods(norm: str) -> list[str]:
     """Period labels a (normalized) question names, in order of appearance (see the module docstring)."""
     taken = _Taken(norm)
-    return [label for _, label, _ in sorted(_ended(taken) + _periods(taken))]
+    ended = _ended(taken)
+    said = _paren_ends(taken)
+    return [label for _, label, _ in sorted(_with_ends(taken, ended + _periods(taken), said))]
 
 
 def find_bare_years(norm: str) -> tuple[str, ...]:
@@ -525,6 +576,7 @@ def own_words(entities: Sequence[Entity]) -> set[str]:
 # The United States as questions write it ('U.S.', 'US', 'USA', 'EE. UU.', 'United States', 'Estados Unidos'), read
 # as one word, 'usa': the pronoun 'us' is read past, and 'United States' named United States Steel (still named by
 # 'United States Steel'); U.S. GAAP, dollars and Treasuries are not the country asked about
+_ZONE = re.compile(r"(\d{1,2}:\d{2}(?::\d{2})?\s?)(UTC|Z)\b", re.IGNORECASE)  # '12:00 UTC': a clock's zone, no ticker
 _USA = re.compile(r"(?<![\w.])(?:U\.\s?S\.(?:\s?A\.)?|USA|US|EE\.\s?UU\.|EEUU)(?!\w)"
                   r"(?!\s*(?:GAAP|[Dd]ollars?|\$|Treasur))"
                   r"|(?i:\bunited\s+states\b(?!\s+steel)|\bestados\s+unidos\b)")
@@ -536,12 +588,13 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
     norm = normalize(read)
     taken = _Taken(norm)
     ended = _ended(taken)
+    said = _paren_ends(taken)
     as_of, at_filing = _as_of(taken)
     restatement = bool(_RESTATEMENT_QUESTION.search(norm) and taken.find(_RESTATED, "restatement"))
     if restatement:
         taken.find(re.compile(r"\b(?:ever|alguna vez|how did|como)\b"), "restatement")
     mode = next((m for pattern, m in _MODE if taken.find(pattern, "mode")), "as_of")
-    found = find_entities(read, known)
+    found = find_entities(_ZONE.sub(lambda m: m.group(1) + " " * len(m.group(2)), read), known)
     for written in found.named_as + found.absent_as + [w for w, _ in found.ambiguous]:
         for m in re.finditer(rf"(?<!\w){re.escape(normalize(written))}(?!\w)", norm):
             if taken.free(m.start(), m.end()):
@@ -582,6 +635,14 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
     comparison = bool(taken.find(_COMPARE, "comparison"))
     if len(found.entities) > 1:
         comparison = bool(taken.find(_COMPARE_MANY, "comparison")) or comparison
+    # a period's length in weeks, checked against the facts (one length, of one period: else the words stay unread)
+    said_weeks = [m for m in _WEEKS.finditer(norm) if taken.free(m.start(), m.end())]
+    weeks = {int(m.group(1)) for m in said_weeks}
+    if len(weeks) == 1 and len({_kind(label) for _, label, _ in dated}) == 1 and not growth:
+        for m in said_weeks:
+            taken.take(m.start(), m.end(), "period")
+    else:
+        weeks = set()
     left = taken.left()
     words = [w for _, _, w in left]
     at = _metric_at(words, metrics)
@@ -589,6 +650,15 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
     if at:
         s, e = left[at[1]][0], left[at[2] - 1][1]
         taken.take(s, e, "metric")
+        rest = taken.left()  # the same metric said again: 'patrimonio neto (stockholders' equity)'
+        again = _metric_at([w for _, _, w in rest], [at[0]])
+        if again:
+            taken.take(rest[again[1]][0], rest[again[2] - 1][1], "metric")
+            twice = {start for start, _, _ in rest[again[1]:again[2]]}
+            words = ["the" if left[i][0] in twice else w for i, w in enumerate(words)]  # no part's words
+        if at[0].kind == "ratio":  # 'margen bruto ... en porcentaje': the ratio's unit, no part's words
+            for m in taken.find(_PERCENT, "unit"):
+                words = ["the" if m.start() <= left[i][0] < m.end() else w for i, w in enumerate(words)]
         found_part = find_part(words, at[1:], own_words(found.entities) | {
             w for written in found.named_as for w in _words(normalize(written))})
         if found_part and not set(found_part[0].split()) & _QUALIFIERS:
@@ -603,6 +673,7 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
                 taken.spans.remove(span)
             taken.take(end.start(), end.end(), "period")
             dated = [(end.start(), f"END:instant:{day.date().isoformat()}", False)]
+    dated = _with_ends(taken, dated, said)
     periods = [label for _, label, _ in sorted(dated)]
     if not growth:  # 'in its annual report for 2021, ... in FY2021': one period, said twice
         periods = list(dict.fromkeys(periods))
@@ -627,7 +698,7 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
                    growth=growth, comparison=comparison or (len(found.entities) > 1 and not growth),
                    restatement=restatement, part=part,
                    bare_years=tuple(label for _, label, bare in dated if bare), words=taken.words(), unread=unread,
-                   notes=notes, currency=currency)
+                   notes=notes, currency=currency, weeks=weeks.pop() if weeks else None)
 
 
 _SHORT = {"whats": "what is", "pls": "please", "plz": "please", "thx": "thanks", "ty": "thank you", "hw": "how",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from factstore import resolve
-from factstore.ask.parse import Entity, Reading, changes_figure, parse
+from factstore.ask.parse import Entity, Reading, changes_figure, describe_period, parse
 from factstore.errors import NotFound
 from factstore.facts import printed
 from factstore.metrics import Figure, figure, metric_named, previous
@@ -92,7 +92,8 @@ def _answer(db: Db, question: str, moment: datetime | None, k: int) -> Answer:
     if moment is None and p.at_filing:
         moment = _filing_moment(db, p)
     moment = moment or p.as_of
-    answer = _unnamed(p) or _unread(p) or _balance_or_moment(db, p)
+    p = _same_period(db, p, moment)
+    answer = _unnamed(p) or _unread(p) or _other_weeks(db, p, moment) or _balance_or_moment(db, p)
     with_facts = [e for e in p.entities if e.has_facts]
     if answer is None and p.restatement and p.metric and with_facts:
         answer = _versions(db, p, with_facts)
@@ -163,6 +164,43 @@ def _one_with_facts(db: Db, p: Reading, moment: datetime | None) -> Reading:
              f"the period asked" for written, e, candidates in taken]
     return replace(p, entities=entities, ambiguous=still, named_as=p.named_as + [w for w, _, _ in taken],
                    notes=p.notes + notes)
+
+
+def _same_period(db: Db, p: Reading, moment: datetime | None) -> Reading:
+    """Two periods named for one figure that are one ('1H FY2025 (six months ended March 29, 2025)') are read as the
+    label, where every company asked has the figure for both and both name the same days; otherwise both stay, and
+    the question is refused (see _unread)."""
+    if len(p.periods) != 2 or p.growth or not p.metric or not p.entities or any(not e.has_facts for e in p.entities):
+        return p
+    for e in p.entities:
+        try:
+            a, b = (_lookup(db, e, p, period, moment) for period in p.periods)
+        except NotFound as exc:
+            return replace(p, notes=p.notes + [f"not one period for {e.name}: {exc}"])
+        if (a.start, a.end) != (b.start, b.end):
+            return replace(p, notes=p.notes + [f"not one period for {e.name}: {describe_period(a.period)} is "
+                                               f"{a.start or ''}..{a.end}, {describe_period(b.period)} "
+                                               f"{b.start or ''}..{b.end}"])
+    label, other = sorted(p.periods, key=lambda period: period.startswith(("END:", "TTMEND:")))
+    return replace(p, periods=[label], notes=p.notes + [f"{label} and {describe_period(other)} are one period"])
+
+
+def _other_weeks(db: Db, p: Reading, moment: datetime | None) -> Answer | None:
+    """'unanswerable' where the period asked is not as many weeks long as the question says ('the 14-week quarter'
+    of a 13-week one): the question and the facts name two periods."""
+    if not p.weeks or len(p.periods) != 1 or not p.metric:
+        return None
+    for e in (e for e in p.entities if e.has_facts):
+        try:
+            f = _lookup(db, e, p, p.periods[0], moment)
+        except NotFound:
+            return None  # refused later, saying why
+        days = (f.end - f.start).days + 1 if f.start is not None else 0
+        if days != 7 * p.weeks:
+            return Answer("unanswerable", p.text, explanation=(
+                f"{e.name} {f.period} is {f'{days} days ({f.start}..{f.end})' if days else f'a balance at {f.end}'}, "
+                f"not {p.weeks} weeks as asked"))
+    return None
 
 
 def _unread(p: Reading) -> Answer | None:
