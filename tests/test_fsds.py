@@ -476,8 +476,10 @@ def test_dimensional_facts_and_quarters_agree_with_brute_force(blank_store, how,
 
     agree()
     floor = examples / 8  # the floors of eight examples, in proportion
-    assert seen["fact"] >= 30 * floor and seen["none"] >= 3 * floor, seen
-    assert seen["derived"] >= 8 * floor and seen["panel"] >= 30 * floor, seen
+    assert seen["fact"] >= 30 * floor and seen["panel"] >= 30 * floor, seen
+    if examples >= 8:  # a few of three random examples may miss or derive nothing (flaky outside CI's derandomized
+        # profile); the full budget's run checks them
+        assert seen["none"] >= 3 * floor and seen["derived"] >= 8 * floor, seen
 
 
 def test_a_store_written_before_minute_precision_is_brought_up_to_date(fsds, tmp_path):
