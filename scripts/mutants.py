@@ -31,6 +31,7 @@ RANKING = ("tests/test_ranking_filings.py",)
 XBRL_INLINE = ("tests/test_xbrl_inline.py",)
 XBRL_REAL = ("tests/test_xbrl_real.py",)
 TAGGED = ("tests/test_tagged.py",)
+REAL_PERIOD = "tests/test_ask_real.py::test_a_text_question_as_of_a_period_end_reads_that_periods_report"
 BANK = ("tests/test_ask_bank.py::test_no_wrong_number_is_stated_and_nearly_all_are_right[every=16]",)
 
 
@@ -618,8 +619,18 @@ MUTANTS: list[Mutant] = [
     Mutant("fusion without the vectors' pool", "factstore/text/search.py",
            "        positions = np.array(list(dict.fromkeys([*lexical, *semantic.tolist()])))",
            "        positions = np.array(list(dict.fromkeys(lexical)))", ("tests/test_dense.py",)),
+    Mutant("a question's date read as its report's even where the caller gave the moment", "factstore/ask/route.py",
+           "if p.as_of and p.as_of_or_date and not given and", "if p.as_of and p.as_of_or_date and", (REAL_PERIOD,)),
+    Mutant("a period's report found and every document searched", "factstore/ask/route.py",
+           "return [(name, [d for d in ds if d in reports] or ds) for name, ds in held], reports",
+           "return held, reports", (REAL_PERIOD,)),
+    Mutant("a question's date kept as a moment beside its report", "factstore/ask/route.py",
+           '            filters.pop("as_of", None)', "            pass", (REAL_PERIOD,)),
+    Mutant("a question in words no chunk shares left without the vectors", "factstore/text/search.py",
+           "(ranked and ranked[0][1].score > 0) or _said(query)", "(ranked and ranked[0][1].score > 0)",
+           ("tests/test_dense.py",)),
     Mutant("fusion with BM25's score not scaled to its best", "factstore/text/search.py",
-           "LEXICAL_WEIGHT * bm25 / bm25.max()", "LEXICAL_WEIGHT * bm25", ("tests/test_dense.py",)),
+           "LEXICAL_WEIGHT * (bm25 / bm25.max() if", "LEXICAL_WEIGHT * (bm25 if", ("tests/test_dense.py",)),
     Mutant("a run-in heading left a chunk alone", "factstore/text/chunkers.py",
            "        lead = short or (", "        lead = (", ("tests/test_chunkers.py",)),
     Mutant("a run-in heading of any length", "factstore/text/chunkers.py",

@@ -433,3 +433,21 @@ def test_a_clock_times_zone_names_no_company_and_bounds_the_moment(real_store):
     ten = real_store.ask("Apple revenue for the fourth quarter of fiscal 2025, as known at 2025-10-31 10:00 UTC")
     assert noon.kind == "fact" and noon.value == real_store.ask("Apple revenue Q4 FY2025").value
     assert ten.value is None and "UNITED TECHNOLOGIES" not in noon.explanation + ten.explanation
+
+
+def test_a_text_question_as_of_a_period_end_reads_that_periods_report(real_store):
+    """Blind set k: 'As of June 28, 2025, how much ... had Apple yet to expense?' was read as a moment, which shut out
+    the 10-Q of the quarter ended that day (filed in August): the passages came from the 10-K, about September 2024.
+    A date the question says 'as of', where the company has a report of the period ending that day, is that report;
+    a moment the caller gives stays a bound (no document accepted after it is read)."""
+    q10 = "0000320193-25-000073"  # Apple's 10-Q for the quarter ended 2025-06-28, accepted 2025-08-01
+    question = ("As of June 28, 2025, how much stock-based compensation cost for unvested RSUs had Apple yet to "
+                "expense, and over what period?")
+    a = real_store.ask(question, k=3)
+    assert a.citations and {c.doc for c in a.citations} == {q10}, a.explanation
+    assert "the report of the period ended 2025-06-28" in a.explanation
+    bound = real_store.ask(question, k=3, as_of="2025-06-28")
+    assert bound.citations and q10 not in {c.doc for c in bound.citations}, bound.explanation
+    ended = real_store.ask("According to NVIDIA's 10-Q for the quarter ended July 27, 2025, what lease commitments "
+                           "has NVIDIA signed that have not yet started?", k=3)
+    assert {c.doc for c in ended.citations} == {"0001045810-25-000209"}, ended.explanation

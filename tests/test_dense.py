@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import factstore
+from factstore.text import dense
 from factstore.text.index import ranked_by
 from factstore.text.search import LEXICAL_WEIGHT, PRIOR_POOL, ranking
 
@@ -78,6 +79,26 @@ def test_a_question_sharing_no_word_is_not_fused(store):
     store.embed(progress=False)
     hits = store.search("zzzz qqqq", k=3, strategy="scoped", header=True)
     assert hits and all(h.score == 0 for h in hits)  # BM25's zero scores: the vectors did not join
+
+
+def test_a_question_in_words_no_chunk_shares_is_ranked_by_meaning():
+    """A Spanish question over English text whose words neither the chunks nor the glossary hold (set k: 'obligaciones
+    de compra incondicionales' had no passage at all): the vectors rank it alone, the nearest in meaning first."""
+    question = "¿Qué compañía renta su oficina principal y una nave?"
+    docs = pd.DataFrame({"id_doc": ["Q1"], "titulo": ["Quillmark annual report"], "tipo": ["informe_anual"],
+                         "texto": ["\n\n".join(f"## Part {i}\n\n{t}" for i, t in enumerate(TEXTS))]})
+    with factstore.open() as s:
+        s.load_reports(docs, progress=False)
+        s.index("scoped", progress=False)
+        alone = s.search(question, k=3, strategy="scoped", header=True)
+        assert all(h.score == 0 for h in alone)  # BM25 shares no word with it
+        s.embed(progress=False)
+        hits = s.search(question, k=3, strategy="scoped", header=True)
+        chunks = s.sql("SELECT c.chunk_no, v.vector FROM chunks c JOIN chunk_vectors v USING (doc_id, strategy, "
+                       "chunk_no) WHERE c.strategy = 'scoped' ORDER BY c.doc_id, c.chunk_no")
+        sims = np.array(chunks["vector"].tolist(), dtype=np.float32) @ dense.query(question)
+        nearest = [int(chunks["chunk_no"][i]) for i in np.argsort(-sims, kind="stable")[:3]]
+        assert [h.chunk_no for h in hits] == nearest and all(h.score > 0 for h in hits)
 
 
 def test_bm25_ranks_alone_until_every_chunk_has_a_vector():

@@ -89,6 +89,7 @@ def _answer(db: Db, question: str, moment: datetime | None, k: int) -> Answer:
         return Answer("unanswerable", question, explanation=f"a question of {len(question):,} characters: ask in at "
                       f"most {MAX_QUESTION:,} (documents go into the store, not into a question)", as_of=moment)
     p = _one_with_facts(db, parse(question, resolve.names(db), load_metrics()), moment)
+    given = moment is not None  # a moment the caller gave is always a bound; one the question says may be a date
     if moment is None and p.at_filing:
         moment = _filing_moment(db, p)
     moment = moment or p.as_of
@@ -103,7 +104,7 @@ def _answer(db: Db, question: str, moment: datetime | None, k: int) -> Answer:
         answer = _from_facts(db, p, with_facts, moment)
     if answer is None or (answer.kind == "unanswerable" and p.entities and not p.part and not p.unread
                           and _has_documents(db, p.entities) and not _known_later(db, p, with_facts)):
-        text = _from_text(db, p, moment, k)
+        text = _from_text(db, p, moment, k, given=given)
         if answer is not None and text.kind != "unanswerable":  # the facts lack it, the documents may not
             text = replace(text, explanation=f"{answer.explanation}; {text.explanation}")
         answer = text if answer is None or text.kind != "unanswerable" else answer
@@ -583,6 +584,25 @@ def _scopes(db: Db, entities: list[Entity]) -> list[tuple[str, list[str]]]:
     return out
 
 
+def _reports_of_day(db: Db, p: Reading, held: list[tuple[str, list[str]]], given: bool
+                    ) -> tuple[list[tuple[str, list[str]]], dict[str, Any]]:
+    """The companies' documents narrowed to their reports of the period a question names by its end, where a company
+    has one, and those reports (doc_id -> period end). The end is a period's ('the quarter ended March 29, 2025') or
+    the day of a balance or a text 'as of' it (a date the question says, never a moment the caller gave: 'As of June
+    28, 2025, how much ... had Apple yet to expense?' asks the 10-Q of that quarter, filed in August). A fiscal label
+    names none (reading Q2 FY2026 as its 10-Q cost a question or two on the real set)."""
+    days = {label.rsplit(":", 1)[1] for label in p.periods if label.startswith(("END:", "TTMEND:"))}
+    if p.as_of and p.as_of_or_date and not given and p.as_of == datetime.combine(p.as_of.date(), datetime.min.time()):
+        days.add(p.as_of.date().isoformat())
+    docs = [d for _, ds in held for d in ds]
+    if not days or not docs:
+        return held, {}
+    rows = db.sql("SELECT doc_id, period_end FROM documents WHERE list_contains(?, doc_id) "
+                  "AND list_contains(?::DATE[], period_end)", [docs, sorted(days)])
+    reports = {d: pd.Timestamp(end).date() for d, end in rows.itertuples(index=False)}
+    return [(name, [d for d in ds if d in reports] or ds) for name, ds in held], reports
+
+
 def _has_documents(db: Db, entities: list[Entity]) -> bool:
     """Whether reports (not filings, whose figures are the facts) of these companies are stored."""
     docs = [d for _, ds in _scopes(db, entities) for d in ds]
@@ -601,9 +621,11 @@ def _passages(hits: list[Any]) -> tuple[Citation, ...]:
     return tuple(out)
 
 
-def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
+def _from_text(db: Db, p: Reading, moment: datetime | None, k: int, given: bool = True) -> Answer:
     """Passages from the documents of the companies named (all documents when none is), one search per
-    company (a table) when the question compares several."""
+    company (a table) when the question compares several; of a company's report for the period a question names by
+    its end ('the quarter ended March 29, 2025'; 'as of June 28, 2025' said in the question, unless `given`: a
+    moment the caller gave), where it has one."""
     if not db.sql("SELECT count(*) AS n FROM documents")["n"][0]:
         return Answer("unanswerable", p.text, explanation="no metric named (data/metrics.csv lists them), and no "
                       "documents in the store to search")
@@ -617,6 +639,12 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
     query = p.text
     for written in p.named_as:
         query = query.replace(written, " ")
+    held, reports = _reports_of_day(db, p, held, given)
+    if reports:  # the filter carries the period too: its words (dates, 'quarter ended') no longer steer the ranking
+        said = set(re.findall(r"\w+", " ".join(p.words.get("period", []) + p.words.get("as_of", []))))
+        query = re.sub(r"\w+", lambda m: " " if normalize(m.group()) in said else m.group(), query)
+        if p.as_of and p.as_of.date() in reports.values() and not given:
+            filters.pop("as_of", None)
     years = sorted({int(y[0]) for label in p.periods if (y := _YEAR_IN_LABEL.findall(label))})
     near = {y + d for y in years for d in (-1, 0, 1)}  # a year's figures appear in its documents and around it
     year_of = dict(db.sql("SELECT doc_id, year FROM documents WHERE list_contains(?, doc_id) AND year IS NOT NULL",
@@ -674,6 +702,7 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
         return Answer("unanswerable", p.text, explanation=why)
     scope = (f" within the documents of {', '.join(name for name, _ in held)} only"
              + (f" (none of {', '.join(missing)})" if missing else "")) if held else " over all documents"
+    scope += "".join(f"; the report of the period ended {day} ({doc})" for doc, day in reports.items())
     fallback = (" (no facts for this company: answered from its documents)"
                 if p.metric and not any(e.has_facts for e in p.entities) and p.entities else "")
     return Answer("passages", p.text, citations=_passages(hits),
@@ -682,13 +711,15 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int) -> Answer:
 
 
 # a question asking for a reason, a way or an effect, never for a figure: why, what drove, how does … account for,
-# what effect, what does it say about, what happened, por qué, qué efecto, a qué se debió, qué anunció
+# what effect, what does it say about, what happened, where did … go, when does it expect, por qué, qué efecto, a qué se
+# debió, qué anunció
 _EXPLAINS = re.compile(r"(?i)(?:^|[,;:¿])\W*(?:why\b|por\s+qu[eé]\b|what\s+(?:drove|caused|explains|led|was\s+behind)\b"
                        r"|how\s+(?:does|do|did|is|are|was|were|could|would|will|might|may)\b.*"
                        r"\b(?:affect|impact|account|recogni[sz]e|book|treat|describe)"
                        r"|what\s+(?:effects?|impacts?)\b|qu[eé]\s+(?:efectos?|impactos?)\b|c[oó]mo\s+(?:afect|impact|influ)"
                        r"|describe\b|explain\b|qu[eé]\s+(?:impuls|caus|explic|motiv|anunci)|a\s+qu[eé]\s+se\s+deb"
                        r"|what\s+(?:does|do|did)\b[^?]*\bsay\s+(?:about|happened)\b|what\s+happened\b"
+                       r"|where\s+(?:did|does|do|will)\b|when\s+(?:did|does|do|will|would)\b[^?]*\bexpect"
                        r"|qu[eé]\s+(?:se\s+)?dice\b[^?]*\bsobre\b)")
 _SEC_FORM = re.compile(r"\d{1,2}-[A-Z]")  # 10-K, 10-Q/A, 20-F, 8-K
 _YEAR_IN_LABEL = re.compile(r"(?:19|20)\d\d")  # FY2024, 2024Q3, H1FY2024, TTM2025Q2, END:quarter:2025-07-27

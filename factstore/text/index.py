@@ -153,10 +153,10 @@ def _with_vectors(db: Db, strategy: str, idx: ChunkIndex) -> None:
 
 
 def ranked_by(db: Db, strategy: str) -> str:
-    """How a strategy's search ranks now: 'BM25', or 'BM25 and dense vectors, fused by rank'."""
+    """How a strategy's search ranks now: 'BM25', or 'BM25 and dense vectors, their scores combined'."""
     built = [i for (s, _), (_, i) in db.memo.get("indexes", {}).items() if s == strategy]
     fused = ranking(strategy).hybrid and any(i.dense is not None for i in built)
-    return "BM25 and dense vectors, fused by rank," if fused else "BM25"
+    return "BM25 and dense vectors, their scores combined," if fused else "BM25"
 
 
 def embed(db: Db, strategy: str = "scoped", *, progress: bool | None = None) -> int:

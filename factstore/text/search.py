@@ -231,7 +231,9 @@ class ChunkIndex:
             hits = [replace(h, score=h.score * math.prod(p.boost for p in priors if p.holds(h))) if h.score > 0
                     else h for h in hits]  # a weight scales a match, never a chunk sharing no word
         ranked = sorted(zip(rows.tolist(), hits, strict=True), key=lambda r: (-r[1].score, r[1].doc_id, r[1].chunk_no))
-        if fused and ranked and ranked[0][1].score > 0:  # vectors join only a query sharing words with the chunks
+        if fused and ((ranked and ranked[0][1].score > 0) or _said(query)):
+            # vectors join a query sharing words with the chunks, or one said in words of a language (a Spanish
+            # question no English word of the filings answers); never letters alone ('zzzz qqqq')
             return self._fuse([r for r, h in ranked if h.score > 0], dict(ranked), query, k, mask)
         return [h for _, h in ranked[:k]]  # ties as top_k breaks them
 
@@ -249,7 +251,7 @@ class ChunkIndex:
         bm25 = np.array([read[p].score if p in read else 0.0 for p in positions])
         cosine = sims[positions]
         spread = cosine.max() - cosine.min()
-        fused = (LEXICAL_WEIGHT * bm25 / bm25.max()
+        fused = (LEXICAL_WEIGHT * (bm25 / bm25.max() if bm25.max() > 0 else bm25)
                  + (1 - LEXICAL_WEIGHT) * ((cosine - cosine.min()) / spread if spread > 0 else 0.0))
         best = positions[np.lexsort((positions, -fused))][:k].tolist()
         unread = [p for p in best if p not in read]
@@ -310,6 +312,12 @@ class ChunkIndex:
                             score=float(score), text=text, header=header if self.header else "", title=title,
                             issuer=issuer, form=form, year=year))
         return hits
+
+
+def _said(query: str) -> bool:
+    """Whether a query is said in words of a language: a function word of either and two other words."""
+    words = set(_words(normalize(query)))
+    return bool(words & tokens.FUNCTION_WORDS) and len(words - tokens.FUNCTION_WORDS) >= 2
 
 
 def _words(text: str) -> list[str]:
