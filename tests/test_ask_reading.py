@@ -275,9 +275,19 @@ def test_a_date_in_parentheses_after_no_period_is_no_end():
     assert (p.periods, p.unread) == (["END:instant:2025-09-27"], [])
 
 
-def test_a_clock_times_zone_is_no_company():
-    p = read("Apple revenue for the fourth quarter of fiscal 2025, as known at 2025-10-31 12:00 UTC")
-    assert ([e.name for e in p.entities], p.as_of, p.unread) == (["Apple Inc."], datetime(2025, 10, 31, 12), [])
+@pytest.mark.parametrize(("said", "utc"), [
+    ("2025-10-31 12:00 UTC", datetime(2025, 10, 31, 12)),
+    ("2025-10-31 09:00 ET", datetime(2025, 10, 31, 13)),  # New York in daylight saving time
+    ("2025-01-31 09:00 ET", datetime(2025, 1, 31, 14)),
+    ("2025-10-31 06:30 New York time", datetime(2025, 10, 31, 10, 30)),
+    ("2025-10-31 09:00 EST", datetime(2025, 10, 31, 14)),  # EST and EDT are fixed offsets
+    ("2025-01-31 09:00 EDT", datetime(2025, 1, 31, 13)),
+])
+def test_a_clock_times_zone_is_read_and_is_no_company(said, utc):
+    """'12:00 UTC' had named United Technologies (ticker UTC), '09:00 ET' read as 09:00 UTC with 'et' a part of the
+    company, and 'New York time' named New York Community Bancorp."""
+    p = read(f"Apple revenue for the fourth quarter of fiscal 2025, as known at {said}")
+    assert ([e.name for e in p.entities], p.as_of, p.unread, p.part) == (["Apple Inc."], utc, [], None)
 
 
 @pytest.mark.parametrize("question", [

@@ -433,6 +433,9 @@ def test_a_clock_times_zone_names_no_company_and_bounds_the_moment(real_store):
     ten = real_store.ask("Apple revenue for the fourth quarter of fiscal 2025, as known at 2025-10-31 10:00 UTC")
     assert noon.kind == "fact" and noon.value == real_store.ask("Apple revenue Q4 FY2025").value
     assert ten.value is None and "UNITED TECHNOLOGIES" not in noon.explanation + ten.explanation
+    before = real_store.ask("Apple revenue for the fourth quarter of fiscal 2025, as known at 2025-10-31 06:00 ET")
+    after = real_store.ask("Apple revenue for the fourth quarter of fiscal 2025, as known at 2025-10-31 06:05 ET")
+    assert (before.value, after.value) == (None, noon.value)  # accepted 06:01:26 in New York
 
 
 def test_a_text_question_as_of_a_period_end_reads_that_periods_report(real_store):

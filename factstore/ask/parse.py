@@ -16,12 +16,13 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache
 
 from factstore.names import Entity, Found, Names, acronyms, name_words, one_edit
 from factstore.text import tokenize
 from factstore.text.tokenize import normalize
+from factstore.timing import NEW_YORK, utc_naive
 from factstore.vocabulary import Metric
 
 _WORD = r"\w+(?:[&+]\w+)*"  # a word of a question or a metric: 'r&d' and 'i+d' are one, 'long-term' two
@@ -38,7 +39,9 @@ _YEAR = r"((?:19|20)\d{2})"
 _YY = r"'?((?:19|20)?\d{2})"  # a year of two digits or four ('fy25', '2q24', "q1 '18")
 _DAY = (rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}[/-]\d{{1,2}}[/-]\d{{4}}|\d{{1,2}} de (?:{_MONTH})\.? de(?:l)? \d{{4}}"
         rf"|(?:{_MONTH})\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}|\d{{1,2}} (?:{_MONTH})\.?,? \d{{4}})")
-_DATE = rf"({_DAY}(?:[ t]\d{{2}}:\d{{2}}(?::\d{{2}})?(?: ?utc| ?z)?)?)"
+# a clock's zone after its time: UTC, or New York's (ET follows its daylight saving; EST and EDT are fixed)
+_ZONES = r"utc|gmt|z|et|est|edt|eastern(?:\s+time)?|new\s+york\s+time|ny\s+time|hora\s+de\s+nueva\s+york"
+_DATE = rf"({_DAY}(?:[ t]\d{{2}}:\d{{2}}(?::\d{{2}})?(?: ?(?:{_ZONES})\b)?)?)"
 _AS_OF_LEAD = (r"(?:as of|as at|as known on|as known at|as known|known on|known at|known as of|at the date of|"
                r"a fecha de|a fecha|a dia|a dia de|conocido el|conocida el|conocido al?|conocida al?|"
                r"segun lo conocido el|segun lo conocido al?|con datos al?|con datos de|con datos a fecha de|"
@@ -327,8 +330,14 @@ def _year(text: str) -> int:
 
 def _read_date(text: str) -> datetime:
     """A date (at 00:00) or a date and time, as written in either language; ValueError when it is no date."""
-    text = text.strip().removesuffix("utc").removesuffix("z").strip()
-    text = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text).replace(".", "")
+    zone = re.search(rf"(?<=\d)\s?({_ZONES})$", text.strip())
+    if zone:
+        at = _read_date(text.strip()[:zone.start()])
+        offset = {"est": -5, "edt": -4}.get(zone.group(1))
+        if offset is not None:
+            return at - timedelta(hours=offset)
+        return at if zone.group(1) in ("utc", "gmt", "z") else utc_naive(at.replace(tzinfo=NEW_YORK))
+    text = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text.strip()).replace(".", "")
     if m := re.fullmatch(r"(\d{1,2})([/-])(\d{1,2})\2(\d{4})", text):  # day first: '15/11/2009', '30-06-2022'
         return datetime(int(m[4]), int(m[3]), int(m[1]))
     if m := re.fullmatch(rf"(\d{{1,2}}) de ({_MONTH}) del? (\d{{4}})", text):
@@ -573,10 +582,12 @@ def own_words(entities: Sequence[Entity]) -> set[str]:
     return out
 
 
+# a clock's zone is no ticker: '12:00 UTC' (United Technologies), '9:00 ET', '6:30 New York time'
+_ZONE = re.compile(rf"(\d{{1,2}}:\d{{2}}(?::\d{{2}})?\s?)({_ZONES})\b", re.IGNORECASE)
+
 # The United States as questions write it ('U.S.', 'US', 'USA', 'EE. UU.', 'United States', 'Estados Unidos'), read
 # as one word, 'usa': the pronoun 'us' is read past, and 'United States' named United States Steel (still named by
 # 'United States Steel'); U.S. GAAP, dollars and Treasuries are not the country asked about
-_ZONE = re.compile(r"(\d{1,2}:\d{2}(?::\d{2})?\s?)(UTC|Z)\b", re.IGNORECASE)  # '12:00 UTC': a clock's zone, no ticker
 _USA = re.compile(r"(?<![\w.])(?:U\.\s?S\.(?:\s?A\.)?|USA|US|EE\.\s?UU\.|EEUU)(?!\w)"
                   r"(?!\s*(?:GAAP|[Dd]ollars?|\$|Treasur))"
                   r"|(?i:\bunited\s+states\b(?!\s+steel)|\bestados\s+unidos\b)")
