@@ -454,3 +454,11 @@ def test_a_text_question_as_of_a_period_end_reads_that_periods_report(real_store
     ended = real_store.ask("According to NVIDIA's 10-Q for the quarter ended July 27, 2025, what lease commitments "
                            "has NVIDIA signed that have not yet started?", k=3)
     assert {c.doc for c in ended.citations} == {"0001045810-25-000209"}, ended.explanation
+
+
+def test_a_growth_in_a_period_said_twice_is_that_periods_growth_never_zero(real_store):
+    """'How much did Apple revenue grow in Q4 FY2025 (quarter ended Sep 27, 2025)?' gave 0.00%: the change from the
+    quarter to itself. Both name the same days, so it is the one quarter's growth over the year before."""
+    said_twice = real_store.ask("How much did Apple revenue grow in Q4 FY2025 (quarter ended Sep 27, 2025)?")
+    once = real_store.ask("How much did Apple revenue grow in Q4 FY2025?")
+    assert once.value and once.value > 0 and said_twice.value == once.value, said_twice.explanation

@@ -170,18 +170,19 @@ def _one_with_facts(db: Db, p: Reading, moment: datetime | None) -> Reading:
 def _same_period(db: Db, p: Reading, moment: datetime | None) -> Reading:
     """Two periods named for one figure that are one ('1H FY2025 (six months ended March 29, 2025)') are read as the
     label, where every company asked has the figure for both and both name the same days; otherwise both stay, and
-    the question is refused (see _unread)."""
-    if len(p.periods) != 2 or p.growth or not p.metric or not p.entities or any(not e.has_facts for e in p.entities):
+    the question is refused (see _unread). A growth 'in Q4 FY2025 (quarter ended Sep 27, 2025)' is the growth of
+    that one quarter, never the change from it to itself."""
+    if len(p.periods) != 2 or not p.metric or not p.entities or any(not e.has_facts for e in p.entities):
         return p
     for e in p.entities:
         try:
             a, b = (_lookup(db, e, p, period, moment) for period in p.periods)
         except NotFound as exc:
-            return replace(p, notes=p.notes + [f"not one period for {e.name}: {exc}"])
-        if (a.start, a.end) != (b.start, b.end):
-            return replace(p, notes=p.notes + [f"not one period for {e.name}: {describe_period(a.period)} is "
-                                               f"{a.start or ''}..{a.end}, {describe_period(b.period)} "
-                                               f"{b.start or ''}..{b.end}"])
+            return p if p.growth else replace(p, notes=p.notes + [f"not one period for {e.name}: {exc}"])
+        if (a.start, a.end) != (b.start, b.end):  # a growth between two periods, or two periods asked: refused
+            return p if p.growth else replace(p, notes=p.notes + [
+                f"not one period for {e.name}: {describe_period(a.period)} is {a.start or ''}..{a.end}, "
+                f"{describe_period(b.period)} {b.start or ''}..{b.end}"])
     label, other = sorted(p.periods, key=lambda period: period.startswith(("END:", "TTMEND:")))
     return replace(p, periods=[label], notes=p.notes + [f"{label} and {describe_period(other)} are one period"])
 
