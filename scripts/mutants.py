@@ -31,6 +31,7 @@ RANKING = ("tests/test_ranking_filings.py",)
 XBRL_INLINE = ("tests/test_xbrl_inline.py",)
 XBRL_REAL = ("tests/test_xbrl_real.py",)
 TAGGED = ("tests/test_tagged.py",)
+PARTS = "tests/test_ask_real.py::test_parts_a_segments_own_figure_spanish_names_and_a_currency_named_after_a_country"
 REAL_PERIOD = "tests/test_ask_real.py::test_a_text_question_as_of_a_period_end_reads_that_periods_report"
 BANK = ("tests/test_ask_bank.py::test_no_wrong_number_is_stated_and_nearly_all_are_right[every=16]",)
 
@@ -699,8 +700,7 @@ MUTANTS: list[Mutant] = [
     Mutant("ask: an end beside TTM read as a quarter's", "factstore/ask/parse.py",
            'if any(label.startswith("TTM") for _, label, _ in out):', "if False:", READING),
     Mutant("ask: a clock's zone read as a ticker", "factstore/ask/parse.py",
-           "found = find_entities(_ZONE.sub(lambda m: m.group(1) + \" \" * len(m.group(2)), read), known)",
-           "found = find_entities(read, known)",
+           "unnamed = _ZONE.sub(lambda m: m.group(1) + \" \" * len(m.group(2)), read)", "unnamed = read",
            ("tests/test_ask_real.py::test_a_clock_times_zone_names_no_company_and_bounds_the_moment",)),
     Mutant("ask: a New York clock read as UTC", "factstore/ask/parse.py",
            'return at if zone.group(1) in ("utc", "gmt", "z") else utc_naive(at.replace(tzinfo=NEW_YORK))',
@@ -713,6 +713,14 @@ MUTANTS: list[Mutant] = [
            "and any(s < m.start() for s in starts)", "and True", READING),
     Mutant("ask: the same metric said twice leaves its words to be a part", "factstore/ask/parse.py",
            'words = ["the" if left[i][0] in twice else w for i, w in enumerate(words)]', "pass", READING),
+    Mutant("ask: a segment's own figure beside OperatingSegments no part", "factstore/ask/route.py",
+           'axes = [d for d in dims.split(";") if d != _OPERATING]', 'axes = dims.split(";")', (PARTS,)),
+    Mutant("ask: a part's Spanish name never read in English", "factstore/ask/route.py",
+           "[w.removesuffix(\"s\") for w in english(words) or words]", "[w.removesuffix(\"s\") for w in words]",
+           (PARTS,)),
+    Mutant("ask: a currency named after a country read as a company", "factstore/ask/parse.py",
+           'found = find_entities(_MONEY_NAME.sub(lambda m: " " * len(m.group()), unnamed), known)',
+           "found = find_entities(unnamed, known)", (PARTS,)),
     Mutant("ask: NT dollars read as US dollars", "factstore/ask/parse.py",
            '(("TWD", re.compile(r"\\b(?:twd|nt|taiwan|taiwanese|taiwaneses)\\b")), ("EUR",',
            '(("EUR",',

@@ -342,7 +342,7 @@ def test_a_currency_asked_is_the_answers_or_the_question_is_refused(eight_compan
 
 
 def test_blind_numeric_questions_never_get_a_wrong_number(real_store):
-    """360 numeric questions six helpers wrote blind (data/eval/blind_numeric_questions.jsonl), each answer
+    """410 numeric questions seven helpers wrote blind (data/eval/blind_numeric_questions.jsonl), each answer
     computed from the raw companyfacts JSON by the writer's own script: none is given a figure other than its answer
     (for 'which' questions, the first company too; a figure not yet known at the moment asked, or of a period or in
     a currency never reported, is none at all), and nearly all are answered. `also`: another definition's figure
@@ -359,9 +359,9 @@ def test_blind_numeric_questions_never_get_a_wrong_number(real_store):
             assert any(abs(a.value - x) <= tolerance for x in [q["expected"], *q.get("also", [])]), said
             assert q["kind"] != "which" or q["which"].lower() in a.table[0]["entity"].lower(), said
         right += a.value is not None or q["kind"] in ("not_known", "not_answerable")
-    assert right >= 332  # 332 of 360 at 2026-12-05; the 28 refused say why (misspelt names and metrics, words
-    # unread, TSMC's dollar figures asked, tickers the store does not hold (SNOW), and 'total assets as of December
-    # 31, 2024': the year-end balance or the one known that day)
+    assert right >= 373  # 373 of 410 at 2026-12-05; the 37 refused say why (misspelt names and metrics, words
+    # unread, TSMC's dollar figures asked, tickers the store does not hold (SNOW), parts of years whose filings
+    # this store lacks, and 'total assets as of December 31, 2024': the year-end balance or the one known that day)
 
 
 def test_total_equity_includes_the_minority_and_shareholders_equity_does_not(real_store):
@@ -462,3 +462,21 @@ def test_a_growth_in_a_period_said_twice_is_that_periods_growth_never_zero(real_
     said_twice = real_store.ask("How much did Apple revenue grow in Q4 FY2025 (quarter ended Sep 27, 2025)?")
     once = real_store.ask("How much did Apple revenue grow in Q4 FY2025?")
     assert once.value and once.value > 0 and said_twice.value == once.value, said_twice.explanation
+
+
+def test_parts_a_segments_own_figure_spanish_names_and_a_currency_named_after_a_country(real_store):
+    """Blind set t: a segment's own figure is tagged beside ConsolidationItems=OperatingSegments (NVIDIA's Compute &
+    Networking, Alphabet's Google Services), which the one-axis rule had refused; 'Japón' is Apple's Japan segment
+    (data/glossary.csv); 'in New Taiwan dollars' had named TSMC (Taiwan Semiconductor) again, leaving 'new' a part."""
+    segment = real_store.fact("NVDA", "us-gaap:Revenues", period="FY2025",
+                              dims={"BusinessSegments": "ComputeAndNetworkingSegment",
+                                    "ConsolidationItems": "OperatingSegments"})
+    a = real_store.ask("ingresos del segmento Compute & Networking de NVIDIA en el año fiscal 2025")
+    assert segment.value > 0 and (a.kind, a.value) == ("fact", segment.value), a.explanation
+    japan = real_store.fact("AAPL", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", period="2025M9",
+                            dims={"BusinessSegments": "JapanSegment"})
+    a = real_store.ask("ventas netas de Apple en el segmento Japón en los nueve primeros meses del ejercicio 2025")
+    assert japan.value > 0 and a.value == japan.value, a.explanation
+    twd = real_store.fact("TSM", "ifrs-full:Revenue", period="FY2024")
+    a = real_store.ask("TSMC revenue 2024 in New Taiwan dollars")
+    assert (a.value, a.unit) == (twd.value, "TWD"), a.explanation

@@ -45,6 +45,7 @@ _DATE = rf"({_DAY}(?:[ t]\d{{2}}:\d{{2}}(?::\d{{2}})?(?: ?(?:{_ZONES})\b)?)?)"
 _AS_OF_LEAD = (r"(?:as of|as at|as known on|as known at|as known|known on|known at|known as of|at the date of|"
                r"a fecha de|a fecha|a dia|a dia de|conocido el|conocida el|conocido al?|conocida al?|"
                r"segun lo conocido el|segun lo conocido al?|con datos al?|con datos de|con datos a fecha de|"
+               r"(?:tal\s+)?como\s+se\s+conocian?\s+(?:el|al?)|"
                r"segun se conocia el|segun se conocia a|se conocia el|segun lo publicado hasta el|"
                r"segun los datos disponibles el|segun los datos disponibles a|con los datos disponibles el|"
                r"segun lo publicado a|hasta el)")
@@ -585,6 +586,9 @@ def own_words(entities: Sequence[Entity]) -> set[str]:
 # a clock's zone is no ticker: '12:00 UTC' (United Technologies), '9:00 ET', '6:30 New York time'
 _ZONE = re.compile(rf"(\d{{1,2}}:\d{{2}}(?::\d{{2}})?\s?)({_ZONES})\b", re.IGNORECASE)
 
+# a currency named after a country is no company: 'New Taiwan dollars' (TSMC is Taiwan Semiconductor)
+_MONEY_NAME = re.compile(r"\b(?:new\s+)?taiwan(?:ese)?\s+dollars?\b|\bd[oó]lares\s+taiwaneses\b", re.IGNORECASE)
+
 # The United States as questions write it ('U.S.', 'US', 'USA', 'EE. UU.', 'United States', 'Estados Unidos'), read
 # as one word, 'usa': the pronoun 'us' is read past, and 'United States' named United States Steel (still named by
 # 'United States Steel'); U.S. GAAP, dollars and Treasuries are not the country asked about
@@ -605,7 +609,8 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
     if restatement:
         taken.find(re.compile(r"\b(?:ever|alguna vez|how did|como)\b"), "restatement")
     mode = next((m for pattern, m in _MODE if taken.find(pattern, "mode")), "as_of")
-    found = find_entities(_ZONE.sub(lambda m: m.group(1) + " " * len(m.group(2)), read), known)
+    unnamed = _ZONE.sub(lambda m: m.group(1) + " " * len(m.group(2)), read)
+    found = find_entities(_MONEY_NAME.sub(lambda m: " " * len(m.group()), unnamed), known)
     for written in found.named_as + found.absent_as + [w for w, _ in found.ambiguous]:
         for m in re.finditer(rf"(?<!\w){re.escape(normalize(written))}(?!\w)", norm):
             if taken.free(m.start(), m.end()):

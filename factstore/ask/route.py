@@ -20,6 +20,7 @@ from factstore.errors import NotFound
 from factstore.facts import printed
 from factstore.metrics import Figure, figure, metric_named, previous
 from factstore.text import index
+from factstore.text.glossary import english
 from factstore.text.tokenize import normalize, tokenize
 from factstore.timing import as_of_timestamp, json_ready
 from factstore.vocabulary import Metric, load_metrics
@@ -408,17 +409,29 @@ def _member_words(member: str) -> list[str]:
 _COUNTRIES = {"usa": ("us", "usa", "united states")}  # a part the parser reads as one word: its members' names
 
 
+_OPERATING = "ConsolidationItems=OperatingSegments"  # beside a segment: its own figure, before eliminations
+
+
+def _part(dims: str) -> str | None:
+    """The one axis and member of dimensions that name a part ('ProductOrService=IPhone'; a segment's own figure,
+    'BusinessSegments=GraphicsSegment;ConsolidationItems=OperatingSegments', is its segment's), else None."""
+    axes = [d for d in dims.split(";") if d != _OPERATING]
+    return axes[0] if len(axes) == 1 and "=" in axes[0] and not axes[0].startswith("Coregistrant=") else None
+
+
 def _fits(part: str, dims: str) -> bool:
-    """Whether a part a question names ('iphone', 'greater china', 'services') is the member of one-axis
-    dimensions ('ProductOrService=IPhone'): the same letters, or words all among the member's (plurals aside)."""
-    if ";" in dims or dims.startswith("Coregistrant="):
+    """Whether a part a question names ('iphone', 'greater china', 'compute & networking', 'japón') is the member of
+    the dimensions' part (_part): the same letters, or words all among the member's (plurals and 'and' aside; a
+    Spanish word also in the English of data/glossary.csv)."""
+    named = _part(dims)
+    if named is None:
         return False
-    member = _member_words(dims.split("=", 1)[1])
-    have = [w.removesuffix("s") for w in member]
+    have = [w.removesuffix("s") for w in _member_words(named.split("=", 1)[1]) if w != "and"]
     for name in _COUNTRIES.get(part, (part,)):
-        asked = [w.removesuffix("s") for w in name.split()]
-        if "".join(asked) == "".join(have) or set(asked) <= set(have):
-            return True
+        words = [w for w in name.split() if w not in ("and", "y")]
+        for asked in ([w.removesuffix("s") for w in words], [w.removesuffix("s") for w in english(words) or words]):
+            if "".join(asked) == "".join(have) or set(asked) <= set(have):
+                return True
     return False
 
 
@@ -432,17 +445,18 @@ def _part_metric(db: Db, entity: Entity, p: Reading) -> Metric:
     found = resolve.dimensions(db, entity.entity_id, list(p.metric.concepts))
     fits = found[[_fits(p.part, d) for d in found["dims"]]]
     if fits.empty:
-        have = sorted({d.split("=", 1)[1] for d in found["dims"] if ";" not in d and "=" in d})
+        have = sorted({named.split("=", 1)[1] for named in map(_part, found["dims"]) if named})
         raise NotFound(f"asks for {p.metric.name} of a part of the company ({p.part!r}); the facts of "
                        f"{entity.name} hold " + (f"these parts of it: {', '.join(have)}" if have else
                                                  "its totals only") + ", and a total is no answer for a part")
-    if fits["dims"].nunique() > 1:
-        raise NotFound(f"{p.part!r} could be any of {', '.join(sorted(fits['dims'].unique()))} in the facts of "
+    parts = fits["dims"].map(_part)
+    if parts.nunique() > 1:
+        raise NotFound(f"{p.part!r} could be any of {', '.join(sorted(parts.unique()))} in the facts of "
                        f"{entity.name}: say which")
-    keys = list(fits["key"])  # in the order of the metric's concepts
+    keys = list(fits["key"])  # in the order of the metric's concepts, a part alone before its segment's own figure
     order = {c: i for i, c in enumerate(resolve.concepts(db, list(p.metric.concepts)))}
-    keys.sort(key=lambda k: order.get(k.split("|", 1)[0], len(order)))
-    dims = fits["dims"].iat[0]
+    keys.sort(key=lambda k: (order.get(k.split("|", 1)[0], len(order)), _OPERATING in k))
+    dims = parts.iat[0]
     note = f"of {dims.split('=', 1)[1]} only ({dims}, as filed), not the company's total"
     return replace(p.metric, concepts=tuple(keys), formula="", note="; ".join(filter(None, [note, p.metric.note])))
 
