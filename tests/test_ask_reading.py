@@ -340,3 +340,14 @@ def test_a_periods_length_in_weeks_is_read_to_be_checked(question, weeks):
 def test_two_lengths_in_weeks_stay_unread():
     p = read("Apple revenue growth from the 52-week fiscal 2022 to the 53-week fiscal 2023")
     assert p.weeks is None and "52" in p.unread
+
+
+@pytest.mark.parametrize(("question", "part"), [
+    ("apple rest of asia pacific operating income Q2 fiscal 2025", "rest of asia pacific"),
+    ("ventas netas de Apple del segmento resto de Asia Pacífico en el ejercicio fiscal 2024", "resto de asia pacifico"),
+    ("What was Apple's share of iPhone revenue in FY2024?", "share of iphone"),  # never the iPhone revenue itself
+])
+def test_a_parts_name_joined_by_of_is_read_whole(question, part):
+    """'rest of Asia Pacific' had left 'rest' unread (refused); 'share of iPhone revenue' is no iPhone revenue."""
+    p = read(question)
+    assert (p.part, p.unread) == (part, [])

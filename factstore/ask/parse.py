@@ -538,22 +538,32 @@ def find_part(words: list[str], span: tuple[int, int], own: set[str]) -> tuple[s
         return (word in _NEUTRAL or word in own or bool(_PERIOD_TOKEN.fullmatch(word))
                 or _slip(word, _filler()) is not None)
 
+    def joins(j: int, step: int) -> bool:
+        """Whether words[j] is 'of' or 'de' inside a part's name ('rest of asia pacific', 'resto de asia pacifico'):
+        a word naming something stands on its other side."""
+        return words[j] in ("of", "de") and 0 <= j + step < len(words) and not neutral(words[j + step]) \
+            and words[j + step] not in tokenize.FUNCTION_WORDS | _PART_WORDS and not span[0] <= j + step < span[1]
+
     for i, w in enumerate(words):
         if w in _PART_WORDS:  # 'segmento de gaming', 'the gaming segment', 'revenue by segment'
-            def named(j: int) -> bool:
-                return not neutral(words[j]) and words[j] not in _PART_WORDS and not span[0] <= j < span[1]
+            def named(j: int, step: int) -> bool:
+                return (not neutral(words[j]) and words[j] not in _PART_WORDS and not span[0] <= j < span[1]) \
+                    or joins(j, step)
 
             k = i + 1
             while k < len(words) and words[k] in tokenize.FUNCTION_WORDS | _LEADS:
                 k += 1
-            chosen = list(itertools.takewhile(named, range(k, len(words)))) or list(
-                itertools.takewhile(named, range(i - 1, -1, -1)))[::-1]
+            chosen = list(itertools.takewhile(lambda j: named(j, 1), range(k, len(words)))) or list(
+                itertools.takewhile(lambda j: named(j, -1), range(i - 1, -1, -1)))[::-1]
             return (" ".join(words[j] for j in chosen) if chosen else w), [*chosen, i]
     start, end = span
     before: list[int] = []
     for i in range(start - 1, -1, -1):
         word = words[i]
         if word == "s" or (neutral(word) and not before):  # possessive "Apple's", "FY2024 ..."
+            continue
+        if before and joins(i, -1):
+            before.insert(0, i)
             continue
         if word in tokenize.FUNCTION_WORDS or neutral(word):
             break
