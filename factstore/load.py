@@ -98,7 +98,7 @@ def _fsds_known(db: Db, filing_ids: list[str], entity_ids: list[str]) -> Known:
     entities = db.sql("SELECT entity_id, name FROM entities WHERE entity_id IN (SELECT unnest(?))", [ids])
     periods = db.sql("""
         SELECT entity_id, NULL AS filing_id, period_start, period_end FROM entity_periods
-        WHERE entity_id IN (SELECT unnest(?))
+        WHERE entity_id IN (SELECT unnest(?)) AND reports > 0
         UNION ALL
         SELECT DISTINCT entity_id, NULL, NULL::DATE, period_end FROM reports
         WHERE entity_id IN (SELECT unnest(?)) AND period_start IS NULL

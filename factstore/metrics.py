@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -27,6 +27,7 @@ _TERM = r"(avg\(\w+\)|\w+)"
 _FORMULA = re.compile(rf"^\s*{_TERM}\s*([-+*/])\s*{_TERM}\s*$")
 AVG = re.compile(r"^avg\((\w+)\)$")
 _CALENDAR = re.compile(r"^CY(\d{4})$")
+_SECOND_HALF = re.compile(r"^(\d{4})H2$")
 
 
 @dataclass(frozen=True)
@@ -158,9 +159,9 @@ def figure(db: Db, entity_id: str, metric: Metric, period: str | None, moment: d
            mode: str = "as_of") -> Figure:
     """The metric for a period label as known at the moment (mode 'as_of'), as first reported ('first': reported
     figures only) or as last restated ('latest'); raises NotFound saying why not. Labels: FY2024, 2024Q4, 2024H1,
-    2024M9, CY2024; TTM2024Q4 (the four fiscal quarters ending 2024Q4) and TTM (the newest four); END:<kind>:<day>
-    (the quarter, half, nine_months or year ending that day, or the balance at it: instant); LATEST:quarter or
-    LATEST:year; None: the latest period known at the moment."""
+    2024H2 (FY - H1), 2024M9, CY2024; TTM2024Q4 (the four fiscal quarters ending 2024Q4) and TTM (the newest four);
+    END:<kind>:<day> (the quarter, half, nine_months or year ending that day, or the balance at it: instant);
+    LATEST:quarter or LATEST:year; None: the latest period known at the moment."""
     if mode == "latest":
         moment, mode = None, "as_of"
     if mode == "first" and (metric.formula and not metric.concepts):
@@ -174,6 +175,8 @@ def figure(db: Db, entity_id: str, metric: Metric, period: str | None, moment: d
         label = (_label_ending(db, entity_id, metric, period, moment) if period.startswith("END:")
                  else _newest(db, entity_id, metric, period[7:], moment))
         return replace(figure(db, entity_id, metric, label, moment, mode), period=label)
+    if _SECOND_HALF.match(period) and metric.concepts:
+        return _second_half(db, entity_id, metric, period, moment, mode)
     if metric.concepts:
         try:
             return _calendar(db, entity_id, metric, period, moment) if _CALENDAR.match(period) else _reported(
@@ -184,6 +187,22 @@ def figure(db: Db, entity_id: str, metric: Metric, period: str | None, moment: d
     if not metric.formula:
         raise NotFound(f"{metric.name}: no reported concept or formula answers it from the facts")
     return _derived(db, entity_id, metric, period, moment)
+
+
+def _second_half(db: Db, entity_id: str, metric: Metric, period: str, moment: datetime | None, mode: str) -> Figure:
+    """A fiscal year's second half (2024H2): the year less its first half, each as figure() gives it; for an amount
+    of a flow only (a per-share figure, a count or a balance has no halves to subtract)."""
+    if metric.kind != "money" or metric.statement == "balance":
+        raise NotFound(f"{metric.name} {period}: a second half is a year's amount less its first half's: a flow, "
+                       f"never a balance, a count or a figure per share (ask for a balance at a date)")
+    year = period[:4]
+    whole, first = (figure(db, entity_id, metric, label, moment, mode) for label in (f"FY{year}", f"{year}H1"))
+    if first.start != whole.start or first.unit != whole.unit:
+        raise NotFound(f"{metric.name} {period}: FY{year} ({whole.start}..{whole.end}, {whole.unit}) and {year}H1 "
+                       f"({first.start}..{first.end}, {first.unit}) are not one year and its first half")
+    return Figure(metric, whole.value - first.value, whole.unit, period, first.end + timedelta(days=1), whole.end,
+                  whole.parts + first.parts, formula=f"FY{year} - {year}H1",
+                  notes=tuple(dict.fromkeys((*whole.notes, *first.notes))))
 
 
 def _newest(db: Db, entity_id: str, metric: Metric, kind: str, moment: datetime | None) -> str:
@@ -443,5 +462,7 @@ def previous(period: str) -> str:
         return "TTM" + previous(period[3:])
     if m := _CALENDAR.match(period):
         return f"CY{int(m.group(1)) - 1}"
+    if m := _SECOND_HALF.match(period):
+        return f"{int(m.group(1)) - 1}H2"
     label = parse_label(period)
     return label.label.replace(str(label.year), str(label.year - 1))

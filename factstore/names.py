@@ -4,12 +4,14 @@
 A company is found by any of its tickers (every share class), its CIK, its legal name or a former one (case,
 accents, possessives and legal suffixes ignored: "apple's" finds "Apple Inc."), the first words of a long
 name ("Taiwan Semiconductor"), an acronym of its name that fits no other company (TSMC) or a curated alias
-(data/aliases.csv: Google is Alphabet, before the predecessor filer GOOGLE INC.). A name that fits several
+(data/aliases.csv: Google is Alphabet, before the predecessor filer GOOGLE INC., which a question's reading keeps
+beside it for periods only the predecessor reported). A name that fits several
 companies is ambiguous and never guessed; a close spelling is only a hint, except inside a question, where one
 slip in a capitalized name ("Rapssa") is forgiven when it fits one company alone. Inside a question, too, a
 capitalized first word of a name no other company's starts with finds it ("Quillmark"), a ticker counts in lower
 case unless it is a common word ("nvda", never "snow"), and a name made of common words ("ventas", "target")
-counts only written as a name: capitalized past the first word, possessive, before a legal suffix, or alone.
+counts only written as a name: capitalized past the first word, possessive, before a legal suffix, or alone, or
+opening the question right before a metric ("Travelers net income") where no other company is named.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ LEGAL_SUFFIXES = frozenset({"inc", "incorporated", "corp", "corporation", "co", 
                             "ltd", "limited", "plc", "sa", "nv", "ag", "se", "llc", "lp", "llp", "holdings",
                             "holding", "group"})
 _COMPANY = frozenset({"co", "company", "corp", "corporation"})  # the C closing an acronym such as TSMC
+_GROUP_WORDS = frozenset({"group", "holdings", "holding"})  # the G closing an acronym such as AIG
 _STATE = re.compile(r"\s*/\s*[a-z]{1,3}\s*/?\s*$", re.IGNORECASE)  # EDGAR's "/DE/" or "/CA" after a name
 _POSSESSIVE = re.compile(r"['’]s\b")
 _INITIALS = re.compile(r"(?<!\w)(?:\w\.){2,}")  # S.A., N.V., U.S.
@@ -46,8 +49,8 @@ _CIK = re.compile(r"(?:cik\s*:?\s*)?0*(\d{1,10})", re.IGNORECASE)
 _CIK_IN_TEXT = re.compile(r"\bcik\s*:?\s*0*(\d{1,10})\b|\b(0\d{9})\b", re.IGNORECASE)  # CIK 320193, 0000320193
 # capitals a question uses for other things than a company: never taken for a ticker there
 NOT_TICKERS_IN_TEXT = frozenset({"AI", "CEO", "CFO", "COO", "EPS", "EBIT", "EBITDA", "ESG", "ETF", "EU", "EUR",
-                                 "FCF", "FY", "GAAP", "IFRS", "IPO", "IT", "LTM", "NYSE", "OTC", "ROA", "ROE",
-                                 "SEC", "TTM", "UK", "US", "USA", "USD", "YOY"})
+                                 "FCF", "FY", "GAAP", "IFRS", "IPO", "IT", "LTM", "MRQ", "NYSE", "OTC", "ROA",
+                                 "ROE", "SEC", "SGA", "TTM", "UK", "US", "USA", "USD", "YOY"})
 _EDGE = "¿¡\"“”«»()[]{},;:!?"
 _TICKER_LIKE = re.compile(r"[A-Z]{2,5}(?:[.-][A-Z])?")  # MSFT, BRK.B
 # a name where a question puts its company: "how many employees does Acme have", "what does Acme Corp say about",
@@ -85,15 +88,19 @@ def filer_words(name: str) -> list[str]:
 
 def acronyms(name: str) -> set[str]:
     """Acronyms a long name is known by, in lower case: its initials (Taiwan Semiconductor Manufacturing Co Ltd:
-    tsm), and with the C of Co or Corp (tsmc). Names of fewer than three initials have none."""
+    tsm), with the C of Co or Corp (tsmc) and with the G or H of Group or Holdings (American International Group
+    Inc: aig). Names of fewer than three initials have none."""
     words = filer_words(name)
     core = core_words(words)
     initials = [w[0] for w in core if w not in tokenize.FUNCTION_WORDS and w.isalpha()]
     if len(initials) != len([w for w in core if w not in tokenize.FUNCTION_WORDS]):
         return set()  # a name with a number in it has no acronym
     out = {"".join(initials)} if len(initials) >= 3 else set()
-    if len(initials) >= 2 and _COMPANY & set(words[len(core):]):
+    suffixes = words[len(core):]
+    if len(initials) >= 2 and _COMPANY & set(suffixes):
         out.add("".join(initials) + "c")
+    if len(initials) >= 2 and suffixes[:1] and suffixes[0] in _GROUP_WORDS:
+        out.add("".join(initials) + suffixes[0][0])
     return out
 
 
@@ -160,6 +167,8 @@ class Found:
     typos: list[tuple[str, Entity]] = field(default_factory=list)  # (as written, taken for)
     named_as: list[str] = field(default_factory=list)  # the words that named the companies found, as written
     absent_as: list[str] = field(default_factory=list)  # the words that named companies the store lacks
+    # a curated alias found ('Google'): (as written, the company it names, the other filers of that name)
+    predecessors: list[tuple[str, Entity, tuple[Entity, ...]]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -170,6 +179,8 @@ class _Match:
     found: frozenset[int]  # positions in Names.entities
     absent: str | None = None
     typo: bool = False
+    key: str | None = None  # the name key matched
+    opening: bool = False  # a common word opening the question before a metric: a name only if no other is found
 
 
 class Names:
@@ -208,7 +219,10 @@ class Names:
                     curated.setdefault(key, set()).add(i)
             else:
                 self._absent.setdefault(key, f"{alias.company} (CIK {alias.cik})")
-        self._keys.update(curated)  # a curated alias outranks a former or predecessor filer's name ('Google')
+        # a curated alias outranks a former or predecessor filer's name ('Google'), which is kept as its predecessor
+        self._before = {key: frozenset(self._keys[key] - owners) for key, owners in curated.items()
+                        if self._keys[key] - owners}
+        self._keys.update(curated)
         self._capital_only = self._first_words()
         self._longest = max((len(k.split()) for k in (*self._keys, *self._absent)), default=0)
 
@@ -296,6 +310,8 @@ class Names:
         for m in sorted(matches, key=lambda m: (m.start - m.end, m.start)):
             if not any(m.start < t.end and t.start < m.end for t in taken):
                 taken.append(m)
+        if any(not m.opening for m in taken):  # another name found: a common word opening the question is a word
+            taken = [m for m in taken if not m.opening]
         taken += self._typo_matches(question, words, taken)
         out = Found()
         for m in sorted(taken, key=lambda m: m.start):
@@ -311,6 +327,8 @@ class Names:
                     out.entities.append(found[0])
                 if m.typo:
                     out.typos.append((m.written, found[0]))
+                elif m.key in self._before:
+                    out.predecessors.append((m.written, found[0], tuple(self._entities(self._before[m.key]))))
         for s, e, t in tokens:
             if any(s < m.end and m.start < e for m in taken):
                 continue
@@ -333,11 +351,16 @@ class Names:
             for n in range(min(self._longest, len(words) - i), 0, -1):
                 key = " ".join(w for w, *_ in words[i:i + n])
                 start, end = words[i][1], words[i + n - 1][2]
-                if key in self._keys and (key in self._capital_only and not words[i][3] or set(key.split()) <= common
-                                          and not _as_name(question, words, i, n)):
+                opening = False
+                if key in self._keys and set(key.split()) <= common and not _as_name(question, words, i, n):
+                    opening = _opens(words, i, n)  # 'Travelers net income 1H09'
+                    if not opening:
+                        continue
+                if key in self._keys and key in self._capital_only and not words[i][3]:
                     continue
                 if key in self._keys:
-                    out.append(_Match(start, end, _span(question, start, end), frozenset(self._keys[key])))
+                    out.append(_Match(start, end, _span(question, start, end), frozenset(self._keys[key]), key=key,
+                                      opening=opening))
                     break
                 if key in self._absent and words[i][3]:
                     out.append(_Match(start, end, _span(question, start, end), frozenset(), self._absent[key]))
@@ -409,6 +432,20 @@ def _as_name(question: str, words: list[tuple[str, int, int, bool]], i: int, n: 
     after = question[end:end + 2]
     return ((words[i][3] and i > 0) or after[:1] in ("'", "’") or (i + n < len(words) and words[i + n][0] in
             LEGAL_SUFFIXES) or not re.sub(r"\W", "", question[:start] + question[end:]))
+
+
+def _opens(words: list[tuple[str, int, int, bool]], i: int, n: int) -> bool:
+    """Whether words[i:i+n] open the question, capitalized, right before a metric's first word ('Travelers net
+    income', 'Target revenue'): a name there unless the question names another company."""
+    return i == 0 and words[0][3] and i + n < len(words) and words[i + n][0] in _metric_starts()
+
+
+@cache
+def _metric_starts() -> frozenset[str]:
+    """The first word of each phrase of the metric vocabulary ('net' of 'net income', 'revenue')."""
+    from factstore.vocabulary import load_metrics
+
+    return frozenset(name_words(phrase)[0] for m in load_metrics() for phrase in m.words if name_words(phrase))
 
 
 def _in_capitals(written: str) -> bool:

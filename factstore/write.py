@@ -122,6 +122,9 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
         if len(batch.documents):
             for entity_id, n in _insert_documents(db, batch.documents).items():
                 added[entity_id, "documents"] += n
+        if batch.declared is not None and len(batch.declared):
+            con.register("_batch_declared", batch.declared)
+            db.all(SQL["insert_declared_years"])
         if batch.approximate is not None and len(batch.approximate):
             con.register("_batch_approximate", batch.approximate)
             db.all(SQL["insert_approximate"])
@@ -142,7 +145,7 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
                 db.all("DROP TABLE IF EXISTS _same")
     finally:
         for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales", "_batch_reports",
-                     "_batch_approximate", "_batch_concepts", "_batch_xbrl", "_batch_feed"):
+                     "_batch_approximate", "_batch_declared", "_batch_concepts", "_batch_xbrl", "_batch_feed"):
             with suppress(duckdb.Error):
                 con.unregister(name)
     return added

@@ -16,8 +16,10 @@ SELECT data_row, CASE
     WHEN try_strptime(accepted, ['%Y-%m-%d %H:%M:%S.%f', '%Y-%m-%d %H:%M:%S']) IS NULL THEN 'accepted'
     WHEN coalesce(prevrpt, '') NOT IN ('0', '1') THEN 'prevrpt'
     WHEN coalesce(period, '') <> '' AND try_strptime(period, '%Y%m%d') IS NULL THEN 'period'
+    WHEN coalesce(fye, '') <> '' AND NOT regexp_full_match(fye, '(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])') THEN 'fye'
 END AS problem, CASE problem WHEN 'adsh' THEN adsh WHEN 'cik' THEN cik WHEN 'form' THEN form WHEN 'filed' THEN filed
-    WHEN 'accepted' THEN accepted WHEN 'prevrpt' THEN prevrpt WHEN 'period' THEN period END AS found
+    WHEN 'accepted' THEN accepted WHEN 'prevrpt' THEN prevrpt WHEN 'period' THEN period WHEN 'fye' THEN fye
+    END AS found
 FROM query_table(sub);
 
 -- fsds_submissions: sub.txt's submissions, typed: acceptance in UTC (the SEC gives New York time to the minute)
@@ -26,8 +28,27 @@ SELECT data_row, adsh AS filing_id, cik::BIGINT AS cik, sec_entity_id(cik) AS en
     strptime(filed, '%Y%m%d')::DATE AS filed, nullif(period, '') AS period,
     (try_strptime(accepted, ['%Y-%m-%d %H:%M:%S.%f', '%Y-%m-%d %H:%M:%S']) AT TIME ZONE 'America/New_York')
         AT TIME ZONE 'UTC' AS accepted_at,
-    prevrpt = '1' AS superseded
+    prevrpt = '1' AS superseded, nullif(fye, '') AS fye
 FROM query_table(sub);
+
+-- fsds_month_day: the day d of month m of year y, or the month's last day where it has no day d
+CREATE OR REPLACE MACRO fsds_month_day(y, m, d) AS
+    least((make_date(y, m, 1) + to_days(d - 1))::DATE, last_day(make_date(y, m, 1)));
+
+-- fsds_declared_years: the fiscal year each submission declares by its fiscal year end (fye, 'MMDD') and its period:
+-- the year ending on the first such month and day on or after the period (a day past its month's end is the end)
+CREATE OR REPLACE MACRO fsds_declared_years(subs) AS TABLE
+WITH given AS (
+    SELECT entity_id, filing_id, accepted_at, strptime(period, '%Y%m%d')::DATE AS period,
+        fye[1:2]::INTEGER AS m, fye[3:4]::INTEGER AS d
+    FROM query_table(subs) WHERE fye IS NOT NULL AND period IS NOT NULL
+), ends AS (
+    SELECT *, CASE WHEN fsds_month_day(year(period), m, d) >= period THEN fsds_month_day(year(period), m, d)
+                   ELSE fsds_month_day(year(period) + 1, m, d) END AS fy_end
+    FROM given
+)
+SELECT entity_id, filing_id, (fy_end - INTERVAL 1 YEAR + INTERVAL 1 DAY)::DATE AS fy_start, fy_end, accepted_at
+FROM ends;
 
 -- fsds_num_problems: each num.txt row with the first of its fields that is not as the SEC writes it (NULL: none);
 -- a value may be empty (a nil fact, not loaded)

@@ -176,6 +176,8 @@ WITH periods AS (
     FROM entity_periods
     WHERE entity_id = coalesce(entity, entity_id)
       AND duration_class(period_start, period_end) IN ('year', 'half', 'nine_months')
+    -- (the years filings declare, of no reports, only for an entity that reported none of these periods)
+    QUALIFY reports > 0 OR NOT bool_or(reports > 0) OVER (PARTITION BY entity_id)
 ), candidates AS (
     SELECT entity_id, period_start AS fy_start,
         CASE WHEN duration_class(period_start, period_end) = 'year' THEN period_end

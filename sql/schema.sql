@@ -112,7 +112,9 @@ CREATE TABLE IF NOT EXISTS revisions (
 );
 
 -- Each distinct period an entity has reported, when it was first reported and how often: the small
--- table fiscal calendars are learned from (kept by the loader beside reports).
+-- table fiscal calendars are learned from (kept by the loader beside reports). A row of no reports is a fiscal year
+-- a filing declares (FSDS sub.txt's fye), known from that filing's acceptance: the calendar of an entity that
+-- reported no year, half or nine months.
 CREATE TABLE IF NOT EXISTS entity_periods (
     entity_id VARCHAR NOT NULL,
     period_start DATE NOT NULL,

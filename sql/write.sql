@@ -172,6 +172,13 @@ DELETE FROM _new_reports n WHERE EXISTS (
 INSERT INTO documents SELECT doc_id, entity_id, issuer, kind, form, period_end::DATE, year::INTEGER,
     accepted_at::TIMESTAMP, title, raw, text FROM _batch_documents;
 
+-- name: insert_declared_years
+-- A fiscal year a filing declares is a period of its entity of no reports, known from the filing's acceptance (a
+-- period also reported keeps its count, and is known from whichever came first).
+INSERT INTO entity_periods SELECT entity_id, fy_start::DATE, fy_end::DATE, min(accepted_at)::TIMESTAMP, 0
+FROM _batch_declared GROUP BY entity_id, fy_start, fy_end
+ON CONFLICT DO UPDATE SET first_accepted_at = least(first_accepted_at, EXCLUDED.first_accepted_at);
+
 -- name: insert_approximate
 -- A period FSDS gave only as calendar months is listed once per entity.
 INSERT INTO approximate_periods SELECT DISTINCT entity_id, period_start::DATE, period_end::DATE,

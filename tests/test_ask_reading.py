@@ -158,11 +158,19 @@ def test_a_common_word_names_a_company_only_written_as_a_name():
     assert read("What was Ventas's revenue in FY2009?").entities == [VENTAS]  # possessive: a name
     assert read("target revenue FY2009").entities == []
     assert read("Target").entities == [TARGET]  # the whole question
+    # found blind (set u: 'Travelers net income 1H09'): opening the question right before a metric, unless another
+    # company is named
+    assert read("Target revenue FY2009").entities == [TARGET]
+    assert read("Target revenue FY2009 for Apple").entities == [APPLE]
+    assert read("Ventas netas de Apple en 2023").entities == [APPLE]
 
 
 def test_a_curated_alias_outranks_a_predecessors_name():
     assert read("Google revenue FY2024").entities == [ALPHABET]
     assert read("Google Inc. revenue FY2010").entities == [GOOGLE_INC]  # its own full name still finds it
+    # the predecessor is kept beside it, for a period only it reported (route: _predecessor_with_facts)
+    assert read("Google revenue FY2024").predecessors == [("Google", ALPHABET, (GOOGLE_INC,))]
+    assert read("Google Inc. revenue FY2010").predecessors == read("Apple revenue FY2024").predecessors == []
 
 
 def test_a_names_first_word_alone_when_no_other_company_shares_it():
@@ -351,3 +359,90 @@ def test_a_parts_name_joined_by_of_is_read_whole(question, part):
     """'rest of Asia Pacific' had left 'rest' unread (refused); 'share of iPhone revenue' is no iPhone revenue."""
     p = read(question)
     assert (p.part, p.unread) == (part, [])
+
+
+# ------------------------------------------------------------------------- blind sets u (FSDS filers) and v (shorthand)
+@pytest.mark.parametrize(("question", "metric", "periods"), [
+    ("AAPL rev FQ3'25", "revenue", ["2025Q3"]),
+    ("AAPL NI FY09 as first reported", "net_income", ["FY2009"]),
+    ("AAPL GM% FQ1'26", "gross_margin", ["2026Q1"]),
+    ("TSLA GM % FY21", "gross_margin", ["FY2021"]),
+    ("NVDA op margin FQ2'25", "operating_margin", ["2025Q2"]),
+    ("AAPL EPS dil FY24", "eps_diluted", ["FY2024"]),
+    ("NVDA MRQ rev", "revenue", ["LATEST:quarter"]),
+    ("ingresos de Apple del 1S FY26 (H1)", "revenue", ["2026H1"]),
+    ("How much cash did Apple generate from operating activities in fiscal 2024?", "operating_cash_flow",
+     ["FY2024"]),
+    ("Apple cash generated from operating activities FY2024", "operating_cash_flow", ["FY2024"]),
+    ("flujo de efectivo de las actividades de operación de Apple en 2024", "operating_cash_flow", ["FY2024"]),
+    ("¿Cuánto efectivo generaron las operaciones de Apple en el primer semestre de 2024?", "operating_cash_flow",
+     ["2024H1"]),
+    ("¿Cuál fue la utilidad por acción diluida de Apple en el primer trimestre de 2024?", "eps_diluted",
+     ["2024Q1"]),
+    ("¿Cuál era el patrimonio de los accionistas de Apple al cierre del ejercicio 2024?", "equity", ["FY2024"]),
+    ("What was Apple's total owner's equity (deficit) in fiscal 2024?", "equity", ["FY2024"]),
+    ("pérdida neta de Apple del 1T FY26", "net_income", ["2026Q1"]),
+    ("flujo de caja de operaciones de Apple en el primer semestre del ejercicio fiscal 2025", "operating_cash_flow",
+     ["2025H1"]),
+    ("How much did Apple spend on capex (purchases of property, equipment and intangible assets) in FY2026?",
+     "capex", ["FY2026"]),
+    ("compras de propiedades, equipo y activos intangibles (capex) de Apple en el año fiscal 2025", "capex",
+     ["FY2025"]),
+    ("AAPL SG&A 2H FY24", "sga", ["2024H2"]), ("Apple revenue H2 2024", "revenue", ["2024H2"]),
+    ("Apple revenue FY2024 H2", "revenue", ["2024H2"]),
+    ("ingresos de Apple en el segundo semestre del ejercicio 2024 (H2)", "revenue", ["2024H2"]),
+])
+def test_analysts_shorthand_and_spanish_names_of_metrics(question, metric, periods):
+    """Found blind (sets u and v): each was refused, its words unread."""
+    p = read(question)
+    assert (p.metric.name, p.periods, p.unread, p.part) == (metric, periods, [], None), p.unread
+    assert p.entities
+
+
+def test_ni_in_spanish_is_nor_and_only_capitals_are_net_income():
+    assert read("AAPL NI FY24").metric.name == "net_income"
+    assert read("ni ingresos ni ventas de Apple en 2024").metric.name == "revenue"
+
+
+@pytest.mark.parametrize(("question", "moment"), [
+    # the close: 16:00 New York (EDT in May); it had been read as the end of 2024, the date's year
+    ("NVDA MRQ rev as of close 2024-05-22", datetime(2024, 5, 22, 20)),
+    ("NVDA revenue Q1 FY2025 as of the market close on May 22, 2024", datetime(2024, 5, 22, 20)),
+    ("ingresos de NVIDIA del 4T FY24 al cierre del 21 de febrero de 2024", datetime(2024, 2, 21, 21)),
+    ("ingresos de NVIDIA del 4T FY24 a las 16:45 ET del 2024-02-21", datetime(2024, 2, 21, 21, 45)),
+    ("NVDA revenue Q4 FY24 at 9:30 ET on 2024-02-22", datetime(2024, 2, 22, 14, 30)),
+    ("Según lo que se sabía el 30 de julio de 2024, ¿cuál fue la utilidad neta de NVIDIA en el 2T FY25?",
+     datetime(2024, 7, 30)),
+    ("¿Cuál fue el BPA diluido de NVIDIA en FY24, según la información disponible el 20 de abril de 2024?",
+     datetime(2024, 4, 20)),
+])
+def test_the_close_a_clock_before_its_day_and_spanish_leads(question, moment):
+    p = read(question)
+    assert (p.as_of, p.unread, p.part, len(p.periods)) == (moment, [], None, 1), p.unread
+
+
+def test_a_year_end_lead_never_reads_a_dates_year():
+    assert read("Apple revenue FY2024 as of close 2024-12-31").as_of == datetime(2024, 12, 31, 21)
+    assert read("Apple revenue FY2023 as of the end of 2023").as_of == datetime(2023, 12, 31)
+    p = read("NVDA revenue Q1 FY2025 as of end 2024-05-22")  # no close, no end of 2024: unread, refused
+    assert p.as_of is None and p.unread
+
+
+def test_mayores_compares():
+    p = read("¿Qué empresa tuvo mayores ingresos en el ejercicio 2024, Apple o NVIDIA?")
+    assert (p.comparison, p.metric.name, p.unread, p.part) == (True, "revenue", [], None)
+
+
+def test_a_first_half_said_beside_a_second_is_unread():
+    p = read("Apple revenue 2H FY24 (H1)")
+    assert p.periods == ["2024H2"] and p.unread == ["h1"]
+
+
+@pytest.mark.parametrize("question", [
+    "What was Apple's year-over-year revenue growth in Q3 of fiscal 2025?",
+    "¿Cuánto creció el flujo de caja operativo de Apple en 2025 respecto a 2024, en porcentaje?",
+    "¿Cuánto crecieron las ventas de Apple en 2025 con respecto al 2024?",
+])
+def test_growth_said_year_over_year_or_respecto_a(question):
+    p = read(question)
+    assert (p.growth, p.unread, p.part) == (True, [], None), p.unread

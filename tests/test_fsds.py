@@ -88,6 +88,7 @@ def test_loading_the_samples_over_apples_companyfacts_adds_no_period_and_changes
     with _apple(real) as store:
         reports = store.sql("SELECT * FROM reports ORDER BY ALL")
         periods = store.sql("SELECT * FROM entity_periods ORDER BY ALL")
+        calendar = store.sql("SELECT * FROM fiscal_calendar ORDER BY ALL")
         quarters = store.quarters("AAPL", "SalesRevenueNet")
         assert len(quarters[quarters["fiscal_year"] == 2009]) == 4
         added = store.load_fsds([fsds / "apple_10k_2024", fsds / "2009q3", fsds / "2010q2"], progress=False)
@@ -95,9 +96,11 @@ def test_loading_the_samples_over_apples_companyfacts_adds_no_period_and_changes
         apple = store.sql("SELECT * FROM reports WHERE entity_id = '0000320193' AND NOT contains(concept, '|') "
                           "ORDER BY ALL")
         pd.testing.assert_frame_equal(apple, reports)  # every total FSDS gives for Apple was there already
+        pd.testing.assert_frame_equal(  # (the years its submissions declare are periods of no reports)
+            store.sql("SELECT * EXCLUDE (reports) FROM entity_periods WHERE entity_id = '0000320193' AND reports > 0"
+                      " ORDER BY ALL"), periods.drop(columns="reports"))
         pd.testing.assert_frame_equal(
-            store.sql("SELECT * EXCLUDE (reports) FROM entity_periods WHERE entity_id = '0000320193' ORDER BY ALL"),
-            periods.drop(columns="reports"))
+            store.sql("SELECT * FROM fiscal_calendar WHERE entity_id = '0000320193' ORDER BY ALL"), calendar)
         pd.testing.assert_frame_equal(store.quarters("AAPL", "SalesRevenueNet"), quarters)
         assert store.sql("SELECT count(*) AS n FROM approximate_periods WHERE entity_id = '0000320193'")["n"][0] == 0
         assert store.sql("SELECT count(*) AS n FROM revisions")["n"][0] == 0  # four decimals are FSDS's rounding
@@ -273,7 +276,7 @@ def _cell(lines: list[str], row: int, field: str, value: str) -> list[str]:
 @pytest.mark.parametrize(("which", "row", "field", "value"), [
     ("sub", 1, "accepted", "2024-11-01 6:02"), ("sub", 1, "cik", "abc"), ("sub", 1, "filed", "20241131"),
     ("num", 7, "ddate", "20240931"), ("num", 3, "value", "12,5"), ("num", 5, "qtrs", "-1"),
-    ("num", 9, "adsh", "0000320193-24-00012"),
+    ("num", 9, "adsh", "0000320193-24-00012"), ("sub", 1, "fye", "1332"),
 ])
 def test_a_bad_field_is_refused_naming_file_row_and_field_and_the_store_is_unchanged(
         real, fsds, tmp_path, which, row, field, value):
@@ -536,3 +539,91 @@ def test_a_known_period_more_than_a_week_away_is_not_taken(tmp_path):
         store.load_fsds([tmp_path / "a", tmp_path / "b"], progress=False)
         periods = store.sql("SELECT period_start, period_end FROM reports WHERE filing_id = ?", [later[0]])
         assert periods.iloc[0].tolist() == [pd.Timestamp("2022-11-01"), pd.Timestamp("2023-10-31")]
+
+
+def _declaring(folder: Path, subs: list[tuple[str, str, str, str, str]], nums: list[list[str]]) -> Path:
+    """A quarter whose sub.txt gives each filing's fiscal year end: (adsh, form, period, fye, accepted)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = [[adsh, "789", "FILER 789", form, period, accepted[:10].replace("-", ""), f"{accepted}:00.0", "0", fye]
+            for adsh, form, period, fye, accepted in subs]
+    (folder / "sub.txt").write_text("\n".join("\t".join(r) for r in [
+        ["adsh", "cik", "name", "form", "period", "filed", "accepted", "prevrpt", "fye"], *rows]))
+    (folder / "num.txt").write_text("\n".join("\t".join(r) for r in [
+        ["adsh", "tag", "version", "ddate", "qtrs", "uom", "segments", "coreg", "value"], *nums]))
+    return folder
+
+
+Q1 = ("0000000789-10-000001", "10-Q", "20100331", "1231", "2010-05-07 13:14")
+Q1_VALUES = [[Q1[0], "Revenues", "us-gaap/2009", "20100331", "1", "USD", "", "", "4835.0"],
+             [Q1[0], "Revenues", "us-gaap/2009", "20090331", "1", "USD", "", "", "4493.0"],
+             [Q1[0], "Assets", "us-gaap/2009", "20100331", "0", "USD", "", "", "18997.0"]]
+
+
+def test_a_first_quarter_alone_is_placed_by_the_fiscal_year_end_its_submission_declares(tmp_path):
+    """Found blind (set u): a filer whose store holds only a first-quarter 10-Q (Kimberly-Clark's, 2010q2) had no
+    calendar, no year, half or nine months having been reported: every question about it was refused. sub.txt's
+    fye (1231) declares the fiscal year the filing's period falls in."""
+    with factstore.open() as store:
+        store.load_fsds(_declaring(tmp_path / "q", [Q1], Q1_VALUES), progress=False)
+        calendar = store.sql("SELECT fiscal_year, fy_start, fy_end FROM fiscal_calendar WHERE NOT extrapolated")
+        assert calendar.values.tolist() == [[2010, pd.Timestamp("2010-01-01"), pd.Timestamp("2010-12-31")]]
+        quarters = store.quarters("789", "Revenues")
+        assert dict(zip(quarters["fiscal_period"], quarters["value"], strict=True)) == {"2009Q1": 4493,
+                                                                                          "2010Q1": 4835}
+        assert store.ask("FILER 789 revenue Q1 2010").value == 4835
+        assert store.ask("FILER 789 total assets at March 31, 2010").value == 18997
+        assert store.ask("FILER 789 revenue Q1 2010 as of 2010-05-07 17:13 UTC").value is None  # a minute before
+        assert store.sql("SELECT reports FROM entity_periods WHERE period_end = '2010-12-31'")["reports"][0] == 0
+
+
+@pytest.mark.parametrize(("period", "fye", "year"), [
+    ("20100430", "0131", [2011, "2010-02-01", "2011-01-31"]),  # a month-day before the period's: the next year's
+    ("20100131", "0229", [2010, "2009-03-01", "2010-02-28"]),  # a day past its month's end: the month's end
+    ("20100630", "0630", [2010, "2009-07-01", "2010-06-30"]),  # the period's own day: that year
+])
+def test_the_year_declared_ends_on_the_first_fiscal_year_end_on_or_after_the_period(tmp_path, period, fye, year):
+    q = (Q1[0], "10-Q", period, fye, "2010-05-07 13:14")
+    value = [Q1[0], "Revenues", "us-gaap/2009", period, "1", "USD", "", "", "1.0"]
+    with factstore.open() as store:
+        store.load_fsds(_declaring(tmp_path / "q", [q], [value]), progress=False)
+        known = store.sql("SELECT fiscal_year, fy_start, fy_end FROM fiscal_calendar WHERE NOT extrapolated")
+        assert known.values.tolist() == [[year[0], pd.Timestamp(year[1]), pd.Timestamp(year[2])]]
+
+
+def test_a_declared_year_never_replaces_a_calendar_the_filer_reported(tmp_path):
+    """A third-quarter 10-Q reports nine months from 2008-10-01: its year runs to 2009-09-30, whatever fye its
+    submission gives (here 1231, a cover at odds with the periods reported)."""
+    q3 = ("0000000789-09-000001", "10-Q", "20090630", "1231", "2009-07-22 16:31")
+    nine = [q3[0], "Revenues", "us-gaap/2009", "20090630", "3", "USD", "", "", "26000.0"]
+    with factstore.open() as store:
+        store.load_fsds(_declaring(tmp_path / "q3", [q3], [nine]), progress=False)
+        years = store.sql("SELECT fy_start, fy_end FROM fiscal_calendar WHERE fiscal_year = 2009")
+        assert years.values.tolist() == [[pd.Timestamp("2008-10-01"), pd.Timestamp("2009-09-30")]]
+
+
+def test_a_declared_year_is_no_period_of_the_company_own_for_fsds_month_ends(tmp_path):
+    """A year FSDS gives as calendar months stays approximate though a first quarter declared a year of the same
+    months: only a period reported is the company's own."""
+    k = ("0000000789-11-000002", "10-K", "20101231", "1231", "2011-02-25 16:00")
+    year = [k[0], "Revenues", "us-gaap/2009", "20101231", "4", "USD", "", "", "19746.0"]
+    with factstore.open() as store:
+        store.load_fsds([_declaring(tmp_path / "q1", [Q1], Q1_VALUES), _declaring(tmp_path / "k", [k], [year])],
+                        progress=False)
+        approximate = store.sql("SELECT period_start, period_end FROM approximate_periods WHERE period_start IS "
+                                "NOT NULL AND period_end = '2010-12-31'")
+        assert approximate.values.tolist() == [[pd.Timestamp("2010-01-01"), pd.Timestamp("2010-12-31")]]
+
+
+def test_declared_years_are_the_same_loaded_twice_or_in_either_order(tmp_path):
+    """The year both filings give keeps its reports and is known from the first acceptance, whichever came first."""
+    k = ("0000000789-11-000002", "10-K", "20101231", "1231", "2011-02-25 16:00")
+    year = [k[0], "Revenues", "us-gaap/2009", "20101231", "4", "USD", "", "", "19746.0"]
+    q1, annual = _declaring(tmp_path / "q1", [Q1], Q1_VALUES), _declaring(tmp_path / "k", [k], [year])
+    tables = []
+    for order in ([q1, annual], [annual, q1, annual, q1]):
+        with factstore.open() as store:
+            store.load_fsds(order, progress=False)
+            tables.append(store.sql("SELECT * FROM entity_periods ORDER BY ALL"))
+    pd.testing.assert_frame_equal(*tables)
+    fy = tables[0][tables[0]["period_end"] == pd.Timestamp("2010-12-31")]
+    assert fy[["first_accepted_at", "reports"]].values.tolist() == [[pd.Timestamp("2010-05-07 17:14"), 1]]

@@ -48,7 +48,9 @@ _AS_OF_LEAD = (r"(?:as of|as at|as known on|as known at|as known|known on|known 
                r"(?:tal\s+)?como\s+se\s+conocian?\s+(?:el|al?)|"
                r"segun se conocia el|segun se conocia a|se conocia el|segun lo publicado hasta el|"
                r"segun los datos disponibles el|segun los datos disponibles a|con los datos disponibles el|"
-               r"segun lo publicado a|hasta el)")
+               r"segun lo publicado a|hasta el|segun lo que se sabia el|segun lo que se conocia el|"
+               r"segun la informacion disponible el|segun la informacion disponible a|"
+               r"con la informacion disponible el|con la informacion disponible a)")
 _AS_OF_OR_DATE = re.compile(r"(?:as of|as at|a fecha de|a dia|hasta)\b")  # leads that also say a balance's date
 _WEAK_LEAD = r"(?:a|al|on|at|by)"  # 'a 31/12/2024', 'on 2024-06-30': an as-of moment only beside a period named
 _AS_OF = re.compile(rf"\b{_AS_OF_LEAD}\s+(?:el\s+|the\s+)?{_DATE}")
@@ -56,9 +58,17 @@ _AS_OF_MONTH = re.compile(rf"\b(?:as of|as at|as known in|known in|a|hasta|a fec
                           rf"(?:(?:principios|inicios) de\s+)?({_MONTH})\.?,?\s+(?:de(?:l)?\s+)?{_YEAR}\b")
 _AS_OF_END = re.compile(rf"\b(?:as of|as at|as known at|segun lo conocido a|conocido a|hasta)\s+"
                         rf"(?:the\s+)?(?:end|close|finales|fin|cierre)\s+"
-                        rf"(?:of\s+|de(?:l)?\s+)?(?:calendar\s+|ano\s+)?{_YEAR}\b")
+                        rf"(?:of\s+|de(?:l)?\s+)?(?:calendar\s+|ano\s+)?{_YEAR}\b(?![-/]\d)")
+# 'at the end of 2009', 'al cierre de 2024': beside a period
 _AT_END = re.compile(rf"\b{_WEAK_LEAD}\s+(?:the\s+)?(?:end|close|finales|fin|cierre)\s+(?:of\s+|de(?:l)?\s+)?"
-                     rf"(?:calendar\s+|ano\s+)?{_YEAR}\b")  # 'at the end of 2009', 'al cierre de 2024': beside a period
+                     rf"(?:calendar\s+|ano\s+)?{_YEAR}\b(?![-/]\d)")
+# the market's close on a day: 16:00 New York time ('as of close 2024-05-22', 'al cierre del 22 de mayo de 2024')
+_AS_OF_CLOSE = re.compile(rf"\b(?:as of|as at|at)\s+(?:the\s+)?(?:market\s+)?close\s+(?:of\s+|on\s+)?"
+                          rf"(?:the\s+)?({_DAY})"
+                          rf"|\bal\s+cierre\s+(?:del?\s+)?(?:mercado\s+)?(?:del?\s+|el\s+)?({_DAY})")
+# a clock before its day: 'at 16:45 ET on 2024-02-21', 'a las 16:45 ET del 2024-02-21'
+_AS_OF_CLOCK = re.compile(rf"\b(?:as of|at|a las)\s+(\d{{1,2}}:\d{{2}}(?::\d{{2}})?)(?:\s?({_ZONES})\b)?\s+"
+                          rf"(?:on|del?|el)\s+(?:the\s+|el\s+)?({_DAY})")
 _AT_DAY = re.compile(rf"\b{_WEAK_LEAD}\s+(?:el\s+|the\s+)?{_DATE}")
 _AT_FILING = re.compile(r"\b(?:at the time of|when .{0,30}? filed|al publicar|cuando se publico|en el momento de)\s+"
                         r"(?:the\s+|its\s+|el\s+|su\s+)?(10-k|10-q|20-f|annual report|informe anual)\b")
@@ -87,7 +97,7 @@ _OF = r"(?:of\s+|de\s+|del\s+|in\s+|en\s+)?(?:the\s+|el\s+)?"
 _Q_WORD = r"(first|second|third|fourth|1st|2nd|3rd|4th)"
 _T_WORD = r"(primer|primero|segundo|tercer|tercero|cuarto)"
 _QUARTER_PATTERNS = [  # (pattern, group of the quarter, group of the year)
-    (re.compile(rf"\bq([1-4])\s*(?:of\s+|de\s+|del\s+)?(?:the\s+|el\s+)?{_FISCAL}{_YY}\b"), 1, 2),
+    (re.compile(rf"\bf?q([1-4])\s*(?:of\s+|de\s+|del\s+)?(?:the\s+|el\s+)?{_FISCAL}{_YY}\b"), 1, 2),
     (re.compile(rf"\b{_FISCAL}{_YEAR}\s*-?\s*q([1-4])\b"), 2, 1),
     (re.compile(rf"\bfy\s*'?{_YY}\s*-?\s*q([1-4])\b"), 2, 1),
     (re.compile(rf"\b([1-4])\s*(?:q|t|tr|trim)\s*(?:de\s+|del\s+)?(?:el\s+)?{_FISCAL}{_YY}\b"), 1, 2),
@@ -98,6 +108,9 @@ _QUARTER_PATTERNS = [  # (pattern, group of the quarter, group of the year)
 _HALF = [re.compile(rf"\b(?:first\s+half|1h|h1|1s|s1|primer\s+semestre|primera\s+mitad)\s*(?:fiscal\s+)?"
                     rf"(?:of\s+|de\s+|del\s+)?(?:the\s+|el\s+)?{_FISCAL}{_YY}\b"),
          re.compile(rf"\b{_FISCAL}{_YEAR}\s*-?\s*(?:h1|1h)\b")]
+_SECOND = [re.compile(rf"\b(?:second\s+half|2h|h2|2s|s2|segundo\s+semestre|segunda\s+mitad)\s*(?:fiscal\s+)?"
+                      rf"(?:of\s+|de\s+|del\s+)?(?:the\s+|el\s+)?{_FISCAL}{_YY}\b"),
+           re.compile(rf"\b{_FISCAL}{_YEAR}\s*-?\s*(?:h2|2h)\b")]
 # nine months, '(9M)' said again after the words allowed
 _NINE = [re.compile(rf"\b(?:(?:the\s+)?first\s+nine\s+months|nine\s+months|9m|9\s*months|(?:los\s+)?primeros\s+nueve"
                     rf"\s+meses|(?:los\s+)?nueve\s+primeros\s+meses|nueve\s+meses)\s*(?:\(\s*9m\s*\)\s*)?"
@@ -126,12 +139,13 @@ _ENDED = re.compile(rf"\b(?:the\s+|el\s+|los\s+|las\s+)?(?P<kind>{_KINDS})\s+(?:
                     rf"terminad[oa]s?|cerrad[oa]s?|finalizad[oa]s?)\s+(?:on\s+|el\s+)?(?P<date>{_DAY})")
 # a period's end said again in parentheses after its label: 'Q1 2026 (March 31, 2026)', 'FY2025 (ended Feb 1, 2025)'
 _PAREN_END = re.compile(rf"\(\s*(?:ended\s+|ending\s+|at\s+|al\s+|a\s+|cerrad[oa]\s+el\s+)?(?P<date>{_DAY})\s*\)")
-_LATEST = re.compile(r"\b(?:the\s+)?(?:latest|last|most\s+recent|newest|ultimo|ultima)\s+"
+_LATEST = re.compile(r"\bmrq\b|\b(?:the\s+)?(?:latest|last|most\s+recent|newest|ultimo|ultima)\s+"
                      r"(?P<kind>quarter(?:ly)?|fiscal\s+year|year|annual|trimestre|ejercicio|ano)\b|\b(?:el\s+)?(?P<kind2>trimestre|ejercicio)\s+mas\s+reciente\b")
 _GROWTH = re.compile(r"\b(grow|grew|growth|increase|increased|rise|rose|change|changed|crecieron|crecio|crecer|"
                      r"crecimiento|aumentaron|aumento|variacion|vario|subieron|subio)\b")
 _COMPARE = re.compile(r"\b(lowest|highest|largest|smallest|most|least|best|worst|compare|comparison|versus|vs|"
-                      r"mas bajo|mas bajos|mas baja|mas alto|mas altos|mas alta|mayor|menor|compara|comparar|"
+                      r"mas bajo|mas bajos|mas baja|mas alto|mas altos|mas alta|mayor|mayores|menor|menores|"
+                      r"compara|comparar|"
                       r"mejor|peor|which of|cual de|entre los|entre las|mas barato|mas barata|mas caro|mas cara|"
                       r"higher|lower|bigger|larger|smaller|which one|frente a|comparad[oa]s? con|"
                       r"compared (?:to|with)|against|contra)\b")
@@ -219,7 +233,9 @@ _PERIOD_WORDS = frozenset({
 _ENDS = {"end", "close", "cierre", "final", "fin", "finales"}  # 'at the end of fiscal 2024'
 _AGREES = {"year": {"annual", "annually", "yearly", "full", "year", "anual", "fiscal", "ejercicio", "ano", *_ENDS},
            "quarter": {"quarterly", "quarter", "trimestral", "trimestre", "fiscal", *_ENDS},
-           "half": {"fiscal", "semestral", *_ENDS, *_TO_DATE}, "nine_months": {"fiscal", *_ENDS, *_TO_DATE},
+           "half": {"fiscal", "semestral", "h1", "1h", "s1", "1s", *_ENDS, *_TO_DATE},
+           "second_half": {"fiscal", "semestral", "h2", "2h", "s2", "2s", *_ENDS},
+           "nine_months": {"fiscal", *_ENDS, *_TO_DATE},
            "ttm": {"fiscal", "twelve", "month", "months", "doce", "meses", "ending", *_ENDS}}
 _NEWEST = re.compile(r"\b(?:the\s+)?(?:latest|most\s+recent|newest|mas\s+recientes?|ultim[oa]s?)\b")
 
@@ -236,6 +252,8 @@ class Reading:
     unknown: list[str] = field(default_factory=list)  # what looks like a company and is none known: "Acme's", MSFT
     typos: list[tuple[str, Entity]] = field(default_factory=list)  # a slip in a name, and the company taken
     named_as: list[str] = field(default_factory=list)  # the words that named the companies, as written
+    # a curated alias read ('Google'): (as written, the company it names, the other filers of that name)
+    predecessors: list[tuple[str, Entity, tuple[Entity, ...]]] = field(default_factory=list)
     metric: Metric | None = None
     periods: list[str] = field(default_factory=list)  # see the module docstring
     as_of: datetime | None = None
@@ -353,6 +371,13 @@ def _read_date(text: str) -> datetime:
 def _as_of(taken: _Taken) -> tuple[datetime | None, str | None]:
     """The moment asked as of (a date, a month's first instant, the end of a year) or the filing it is asked at."""
     found: list[datetime] = []
+    for m in taken.find(_AS_OF_CLOSE, "as_of"):
+        found.append(utc_naive(_read_date(m.group(1) or m.group(2)).replace(hour=16, tzinfo=NEW_YORK)))
+    for m in taken.find(_AS_OF_CLOCK, "as_of"):
+        try:
+            found.append(_read_date(f"{m.group(3)} {m.group(1).zfill(5)}{' ' + m.group(2) if m.group(2) else ''}"))
+        except ValueError:
+            taken.spans.pop()
     for m in taken.find(_AS_OF, "as_of"):
         try:
             found.append(_read_date(m.group(1)))
@@ -389,7 +414,7 @@ def _periods(taken: _Taken) -> list[tuple[int, str, bool]]:
 
     ttm = taken.find(_TTM, "period")
     for m in taken.find(_LATEST, "period"):
-        kind = m.group("kind") or m.group("kind2")
+        kind = m.group("kind") or m.group("kind2") or "quarter"  # MRQ: the most recent quarter
         add(m, f"LATEST:{'quarter' if kind in ('quarter', 'quarterly', 'trimestre') else 'year'}")
     for pattern, q, y in _QUARTER_PATTERNS:
         for m in taken.find(pattern, "period"):
@@ -397,6 +422,9 @@ def _periods(taken: _Taken) -> list[tuple[int, str, bool]]:
     for pattern in _HALF:
         for m in taken.find(pattern, "period"):
             add(m, f"{_year(m.group(1))}H1")
+    for pattern in _SECOND:
+        for m in taken.find(pattern, "period"):
+            add(m, f"{_year(m.group(1))}H2")
     for pattern in _NINE:
         for m in taken.find(pattern, "period"):
             add(m, f"{_year(m.group(1))}M9")
@@ -607,9 +635,14 @@ _USA = re.compile(r"(?<![\w.])(?:U\.\s?S\.(?:\s?A\.)?|USA|US|EE\.\s?UU\.|EEUU)(?
                   r"|(?i:\bunited\s+states\b(?!\s+steel)|\bestados\s+unidos\b)")
 
 
+# analysts' capitals for a metric, read only in capitals (Spanish 'ni' is 'nor'): NI, GM%, OM%
+_SHORTHAND = re.compile(r"(?<![\w%])(?:(NI)|(GM)\s?%|(OM)\s?%)(?![\w%])")
+_SHORTHAND_SAYS = ("net income", "gross margin", "operating margin")
+
+
 def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metric]) -> Reading:
     """Read a question in English or Spanish (see the module docstring)."""
-    read = _USA.sub("USA", question)
+    read = _SHORTHAND.sub(lambda m: _SHORTHAND_SAYS[m.lastindex - 1], _USA.sub("USA", question))
     norm = normalize(read)
     taken = _Taken(norm)
     ended = _ended(taken)
@@ -654,10 +687,10 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
     growth = bool(taken.find(_GROWTH, "growth"))
     if growth and len(dated) == 2:  # 'between 2023 and 2024', 'from FY2023 to FY2024', 'frente al 3T de 2024'
         taken.find(re.compile(r"\b(?:between|entre|from|to|desde|hasta|frente\s+al?|compared\s+(?:to|with)|against|"
-                              r"a|and|y|vs|versus)\b"), "growth")
+                              r"(?:con\s+)?respecto\s+al?|a|and|y|vs|versus)\b"), "growth")
     if growth:  # 'by what percent', 'en porcentaje': a growth is a percentage
         taken.find(re.compile(r"\b(?:percent(?:age)?|per\s+cent|porcentaje|porcentual(?:mente)?|interanual|yoy|"
-                              r"year\s+over\s+year|year\s+on\s+year)\b"), "growth")
+                              r"year[\s-]+over[\s-]+year|year[\s-]+on[\s-]+year)\b"), "growth")
     comparison = bool(taken.find(_COMPARE, "comparison"))
     if len(found.entities) > 1:
         comparison = bool(taken.find(_COMPARE_MANY, "comparison")) or comparison
@@ -718,6 +751,7 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
             unread.append(w)
     return Reading(text=question, entities=found.entities, ambiguous=found.ambiguous, absent=found.absent,
                    unknown=found.unknown, typos=found.typos, named_as=found.named_as,
+                   predecessors=found.predecessors,
                    metric=at[0] if at else None, periods=periods, as_of=as_of, at_filing=at_filing, mode=mode,
                    as_of_or_date=as_of is not None and any(_AS_OF_OR_DATE.match(w) for w in taken.words().get(
                        "as_of", [])),
@@ -747,4 +781,5 @@ def _kind(label: str) -> str:
         return label.split(":")[1]
     if label.startswith(("FY", "CY")):
         return "year"
-    return {"Q": "quarter", "H": "half", "M": "nine_months"}.get(label[4:5], "ttm")
+    return {"Q": "quarter", "H": "half" if label[5:6] == "1" else "second_half", "M": "nine_months"}.get(label[4:5],
+                                                                                                  "ttm")

@@ -89,7 +89,8 @@ def _answer(db: Db, question: str, moment: datetime | None, k: int) -> Answer:
     if len(question) > MAX_QUESTION:
         return Answer("unanswerable", question, explanation=f"a question of {len(question):,} characters: ask in at "
                       f"most {MAX_QUESTION:,} (documents go into the store, not into a question)", as_of=moment)
-    p = _one_with_facts(db, parse(question, resolve.names(db), load_metrics()), moment)
+    p = _predecessor_with_facts(db, _one_with_facts(db, parse(question, resolve.names(db), load_metrics()), moment),
+                                moment)
     given = moment is not None  # a moment the caller gave is always a bound; one the question says may be a date
     if moment is None and p.at_filing:
         moment = _filing_moment(db, p)
@@ -166,6 +167,33 @@ def _one_with_facts(db: Db, p: Reading, moment: datetime | None) -> Reading:
              f"the period asked" for written, e, candidates in taken]
     return replace(p, entities=entities, ambiguous=still, named_as=p.named_as + [w for w, _, _ in taken],
                    notes=p.notes + notes)
+
+
+def _has_figure(db: Db, e: Entity, p: Reading, moment: datetime | None) -> bool:
+    """Whether a company has the metric for every period asked, as known at the moment."""
+    try:
+        for period in p.periods:
+            figure(db, e.entity_id, p.metric, period, moment or p.as_of, p.mode)
+    except NotFound:
+        return False
+    return e.has_facts
+
+
+def _predecessor_with_facts(db: Db, p: Reading, moment: datetime | None) -> Reading:
+    """A curated alias names the successor ('Google': Alphabet); where it has no figure for the metric and periods
+    asked and one predecessor filer of that name has (GOOGLE INC., 2009), the predecessor is taken, said so."""
+    if not p.predecessors or not p.metric or not p.periods:
+        return p
+    entities, notes = list(p.entities), list(p.notes)
+    for written, successor, before in p.predecessors:
+        if successor not in entities or _has_figure(db, successor, p, moment):
+            continue
+        fit = [e for e in before if _has_figure(db, e, p, moment)]
+        if len(fit) == 1:
+            entities[entities.index(successor)] = fit[0]
+            notes.append(f"{written!r} names {successor.label}, which has no {p.metric.name} for the period asked; "
+                         f"its predecessor {fit[0].label} has")
+    return replace(p, entities=entities, notes=notes)
 
 
 def _same_period(db: Db, p: Reading, moment: datetime | None) -> Reading:

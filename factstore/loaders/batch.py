@@ -53,6 +53,8 @@ class Batch:
     xbrl: pd.DataFrame | None = None  # every fact of an XBRL document as stated (factstore.loaders.xbrl)
     feed: pd.DataFrame | None = None  # filings an EDGAR XBRL feed lists (factstore.loaders.xbrl_feed)
     approximate: pd.DataFrame | None = None  # periods given only as month ends: entity_id, period_start, period_end
+    declared: pd.DataFrame | None = None  # fiscal years filings declare (FSDS fye): entity_id, fy_start, fy_end,
+    # accepted_at
     source_of: dict[str, str] = field(default_factory=dict)  # table -> file it came from
     row_name: Callable[[Any], str] = str  # a `reports.row` as people find it in the source
     ingested: list[tuple[str, str, str | None]] = field(default_factory=list)  # (item, digest, entity_id)

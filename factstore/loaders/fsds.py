@@ -157,9 +157,9 @@ def _table(con: duckdb.DuckDBPyConnection, name: str, path: Path, fields: tuple[
     missing = [f for f in fields if f not in columns]
     if missing:
         raise LoadError(source, f"missing column(s) {', '.join(missing)}: not FSDS {path.name}", field=missing[0])
-    for optional in ("segments", "coreg") if name == "num" else ():
+    for optional in {"num": ("segments", "coreg"), "sub": ("fye",)}.get(name, ()):
         if optional not in columns:
-            con.execute(f"ALTER TABLE num ADD COLUMN {optional} VARCHAR")  # optional: ours
+            con.execute(f"ALTER TABLE {name} ADD COLUMN {optional} VARCHAR")  # name, optional: ours
     return encoding
 
 
@@ -229,7 +229,7 @@ def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], 
         else:
             con.execute("CREATE TABLE subs (data_row BIGINT, filing_id VARCHAR, cik BIGINT, entity_id VARCHAR, "
                         "name VARCHAR, form VARCHAR, filed DATE, period VARCHAR, accepted_at TIMESTAMP, "
-                        "superseded BOOLEAN, accepted_precision VARCHAR, accepted_note VARCHAR)")
+                        "superseded BOOLEAN, fye VARCHAR, accepted_precision VARCHAR, accepted_note VARCHAR)")
         encodings["num.txt"] = _table(con, "num", num_path, NUM_FIELDS, num_source)
         _first_problem(con, "fsds_num_problems", "num", num_source)
         adshs = [r[0] for r in con.execute("SELECT DISTINCT adsh FROM num UNION SELECT filing_id FROM subs")
@@ -286,12 +286,15 @@ def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], 
         approximate = con.sql("""SELECT DISTINCT entity_id, period_start, period_end FROM placed WHERE approximate
                                  ORDER BY ALL""").df()
         subs = con.execute("SELECT * FROM subs").df()
+        declared = con.execute("""SELECT entity_id, fy_start, fy_end, accepted_at FROM fsds_declared_years('subs')
+                                  WHERE filing_id IN (SELECT filing_id FROM placed)""").df()
     latin = [name for name, encoding in encodings.items() if encoding == "latin-1"]
     batch = Batch(source=source, kind="fsds", row_name=lambda row: f"num.txt row {int(row)}",
                   stored_wins=True, fills=True,
                   note=f"{' and '.join(latin)} not valid UTF-8: read as latin-1" if latin else None)
     batch.reports = reports
     batch.approximate = approximate.assign(source=source)
+    batch.declared = declared
     note = [n + ("; superseded by a later amendment (prevrpt)" if s else "")
             for n, s in zip(subs["accepted_note"], subs["superseded"], strict=True)]
     batch.filings = pd.DataFrame({
