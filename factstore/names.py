@@ -442,10 +442,12 @@ def _opens(words: list[tuple[str, int, int, bool]], i: int, n: int) -> bool:
 
 @cache
 def _metric_starts() -> frozenset[str]:
-    """The first word of each phrase of the metric vocabulary ('net' of 'net income', 'revenue')."""
+    """The first word of each phrase of the metric vocabulary ('net' of 'net income', 'revenue'), but a function
+    word ('from' of 'from operating activities')."""
     from factstore.vocabulary import load_metrics
 
-    return frozenset(name_words(phrase)[0] for m in load_metrics() for phrase in m.words if name_words(phrase))
+    firsts = {name_words(phrase)[0] for m in load_metrics() for phrase in m.words if name_words(phrase)}
+    return frozenset(firsts - tokenize.FUNCTION_WORDS)
 
 
 def _in_capitals(written: str) -> bool:

@@ -4,7 +4,7 @@ analysts quoted is a case here. Readings only: the answers on real data are in t
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 import pytest
 
@@ -446,3 +446,77 @@ def test_a_first_half_said_beside_a_second_is_unread():
 def test_growth_said_year_over_year_or_respecto_a(question):
     p = read(question)
     assert (p.growth, p.unread, p.part) == (True, [], None), p.unread
+
+
+
+# ------------------------------------------------------------------------- blind sets w (restatements) and x (Spanish)
+@pytest.mark.parametrize(("question", "moment"), [
+    # 'New York time' after a clock had named New York Community Bancorp, and the clock was read as 00:00
+    ("As of noon New York time on January 25, 2010, what was Apple's reported net income for fiscal 2009?",
+     datetime(2010, 1, 25, 17)),
+    ("What was Apple's operating cash flow for fiscal 2017, as known at 3:00 a.m. New York time on November 5, 2018?",
+     datetime(2018, 11, 5, 8)),
+    ("At 8 p.m. New York time on July 29, 2009, what revenue had Apple reported for the second quarter of 2009?",
+     datetime(2009, 7, 30)),
+    ("¿Cuál era el flujo de caja operativo de Apple del ejercicio fiscal 2017 a las 10:00 (hora de Nueva York) del "
+     "5 de noviembre de 2018?", datetime(2018, 11, 5, 15)),
+    ("Según lo conocido el domingo 6 de febrero de 2022, ¿cuáles fueron los ingresos totales de Apple en 2021?",
+     datetime(2022, 2, 6)),
+    ("Según lo publicado al 30 de junio de 2013, ¿cuál fue el flujo de caja de operaciones de Apple en 2011?",
+     datetime(2013, 6, 30)),
+])
+def test_a_clock_in_new_york_time_and_a_weekday_before_a_date(question, moment):
+    p = read(question)
+    assert (p.entities, p.as_of, p.unread, p.part, len(p.periods)) == ([APPLE], moment, [], None, 1), p.unread
+
+
+@pytest.mark.parametrize(("question", "periods", "mode"), [
+    ("¿Cuál fue el margen operativo de Apple en el segundo trimestre de su ejercicio fiscal 2026?", ["2026Q2"],
+     "as_of"),
+    ("¿Cuál fue el beneficio neto de Apple en el 4T de su ejercicio fiscal 2025?", ["2025Q4"], "as_of"),
+    ("What was Apple's revenue in the first-quarter of its fiscal 2025?", ["2025Q1"], "as_of"),
+    ("What diluted EPS did Apple first report for fiscal 2019?", ["FY2019"], "first"),
+    ("What operating income did Apple originally report for full-year 2018?", ["FY2018"], "first"),
+    ("¿Qué BPA diluido publicó inicialmente Apple en su ejercicio fiscal 2024?", ["FY2024"], "first"),
+    ("Tal como figura en la presentación más reciente, ¿cuál es el BPA diluido de Apple del ejercicio fiscal 2024?",
+     ["FY2024"], "latest"),
+    ("¿Cuál es el beneficio neto de Apple en el ejercicio fiscal 2017, tras la reexpresión?", ["FY2017"], "latest"),
+    ("¿Cuál fue el BPA diluido de Apple en el ejercicio fiscal 2025, cerrado el 27 de septiembre de 2025?",
+     ["FY2025", "END:year:2025-09-27"], "as_of"),
+])
+def test_its_fiscal_year_verbs_of_first_and_latest_and_an_end_after_a_comma(question, periods, mode):
+    p = read(question)
+    assert (p.periods, p.mode, p.unread, p.part) == (periods, mode, [], None), p.unread
+
+
+@pytest.mark.parametrize(("question", "months"), [
+    ("¿Cuánto facturó Apple en el cuarto trimestre de su ejercicio fiscal 2025 (noviembre de 2024 a enero de 2025)?",
+     (date(2024, 11, 1), date(2025, 1, 31))),
+    ("¿Cuál fue el crecimiento interanual de los ingresos de Apple en el primer trimestre de su ejercicio fiscal 2026 "
+     "(octubre-diciembre de 2025)?", (date(2025, 10, 1), date(2025, 12, 31))),
+    ("Apple revenue in the fourth quarter of fiscal 2025 (November 2024 - January 2025)",
+     (date(2024, 11, 1), date(2025, 1, 31))),
+    ("¿Cuál fue el beneficio neto de Apple en el 4T de su ejercicio fiscal 2025, es decir, el trimestre de julio a "
+     "septiembre de 2025?", (date(2025, 7, 1), date(2025, 9, 30))),
+])
+def test_the_months_a_period_runs_are_kept_for_the_router_to_check(question, months):
+    """'(de octubre de 2024 a marzo de 2025)' had been read as of March 2025 and the years as two periods."""
+    p = read(question)
+    assert (p.months, len(p.periods), p.as_of, p.unread, p.part) == (months, 1, None, [], None), p.unread
+
+
+@pytest.mark.parametrize("question", [
+    "¿Cuáles son los ingresos financieros de Apple en 2024?",  # finance income: no revenue (TSMC's was answered
+    "¿Cuáles fueron los gastos financieros de Apple en 2024?",  # with its revenue once 'publicada' was read)
+])
+def test_financial_income_is_no_revenue(question):
+    assert "financieros" in read(question).unread
+
+
+def test_the_same_quarter_a_year_before_and_these_three_companies():
+    p = read("¿Cuánto crecieron, en porcentaje, los ingresos de Apple en el tercer trimestre fiscal de 2025 respecto "
+             "al mismo trimestre del año anterior?")
+    assert (p.growth, p.periods, p.unread, p.part) == (True, ["2025Q3"], [], None), p.unread
+    p = read("¿Cuál de estas tres empresas, Apple, Alphabet o NVIDIA, gastó más en investigación y desarrollo en su "
+             "ejercicio fiscal 2022?")
+    assert (p.comparison, len(p.entities), p.unread, p.part) == (True, 3, [], None), p.unread

@@ -342,7 +342,7 @@ def test_a_currency_asked_is_the_answers_or_the_question_is_refused(eight_compan
 
 
 def test_blind_numeric_questions_never_get_a_wrong_number(real_store):
-    """530 numeric questions nine helpers wrote blind (data/eval/blind_numeric_questions.jsonl), each answer
+    """650 numeric questions eleven helpers wrote blind (data/eval/blind_numeric_questions.jsonl), each answer
     computed from the raw companyfacts JSON by the writer's own script: none is given a figure other than its answer
     (for 'which' questions, the first company too; a figure not yet known at the moment asked, or of a period or in
     a currency never reported, is none at all), and nearly all are answered. `also`: another definition's figure
@@ -359,7 +359,7 @@ def test_blind_numeric_questions_never_get_a_wrong_number(real_store):
             assert any(abs(a.value - x) <= tolerance for x in [q["expected"], *q.get("also", [])]), said
             assert q["kind"] != "which" or q["which"].lower() in a.table[0]["entity"].lower(), said
         right += a.value is not None or q["kind"] in ("not_known", "not_answerable")
-    assert right >= 490  # 490 of 530 at 2026-12-05; the 40 refused say why (misspelt names and metrics, words
+    assert right >= 587  # 587 of 650 at 2026-12-05; the 63 refused say why (misspelt names and metrics, words
     # unread, TSMC's dollar figures asked, tickers the store does not hold (SNOW), parts of years whose filings
     # this store lacks, and 'total assets as of December 31, 2024': the year-end balance or the one known that day)
 
@@ -517,3 +517,16 @@ def test_a_second_half_is_the_year_less_its_first_half_as_known_then(real_store)
     for refused in ("Apple diluted EPS 2H FY24", "Apple total assets 2H FY24"):
         a = real_store.ask(refused)
         assert a.value is None and "a second half is a year's amount less its first half's" in a.explanation
+
+
+def test_the_months_said_are_checked_and_new_york_time_names_no_bank(real_store):
+    """Found blind (sets w and x): '(noviembre de 2024 a enero de 2025)' beside NVIDIA's Q4 FY2025 had been read as
+    of January 2025 and two years; the months are now checked against the quarter's own dates, and months it does
+    not run are refused. 'noon New York time' had named New York Community Bancorp (a filer of 2009q3)."""
+    q4 = "¿Cuánto facturó NVIDIA en el cuarto trimestre de su ejercicio fiscal 2025 ({})?"
+    plain = real_store.ask("NVIDIA revenue Q4 FY2025")
+    assert real_store.ask(q4.format("noviembre de 2024 a enero de 2025")).value == plain.value is not None
+    wrong = real_store.ask(q4.format("agosto a octubre de 2024"))
+    assert wrong.value is None and "not August 2024 to October 2024 as asked" in wrong.explanation
+    a = real_store.ask("As of noon New York time on January 25, 2010, what was Apple's net income for fiscal 2009?")
+    assert a.parsed["entities"] == ["Apple Inc."] and a.as_of == datetime(2010, 1, 25, 17)

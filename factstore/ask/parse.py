@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import itertools
 import re
+from calendar import monthrange
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import cache
 
 from factstore.names import Entity, Found, Names, acronyms, name_words, one_edit
@@ -42,18 +43,23 @@ _DAY = (rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}[/-]\d{{1,2}}[/-]\d{{4}}|\d{{1,2}
 # a clock's zone after its time: UTC, or New York's (ET follows its daylight saving; EST and EDT are fixed)
 _ZONES = r"utc|gmt|z|et|est|edt|eastern(?:\s+time)?|new\s+york\s+time|ny\s+time|hora\s+de\s+nueva\s+york"
 _DATE = rf"({_DAY}(?:[ t]\d{{2}}:\d{{2}}(?::\d{{2}})?(?: ?(?:{_ZONES})\b)?)?)"
+# a clock as people write it: '16:45', '3:29 p.m.', '8 pm', 'noon', 'mediodía'
+_CLOCK = (r"\d{1,2}(?::\d{2}(?::\d{2})?)?\s*(?:a\.?\s?m\b\.?|p\.?\s?m\b\.?)|\d{1,2}:\d{2}(?::\d{2})?|noon|midday|"
+          r"midnight|mediodia|medianoche")
+_WEEKDAY = (r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|lunes|martes|miercoles|jueves|viernes|"
+            r"sabado|domingo),?")
 _AS_OF_LEAD = (r"(?:as of|as at|as known on|as known at|as known|known on|known at|known as of|at the date of|"
                r"a fecha de|a fecha|a dia|a dia de|conocido el|conocida el|conocido al?|conocida al?|"
                r"segun lo conocido el|segun lo conocido al?|con datos al?|con datos de|con datos a fecha de|"
                r"(?:tal\s+)?como\s+se\s+conocian?\s+(?:el|al?)|"
                r"segun se conocia el|segun se conocia a|se conocia el|segun lo publicado hasta el|"
                r"segun los datos disponibles el|segun los datos disponibles a|con los datos disponibles el|"
-               r"segun lo publicado a|hasta el|segun lo que se sabia el|segun lo que se conocia el|"
+               r"segun lo publicado al?|hasta el|segun lo que se sabia el|segun lo que se conocia el|"
                r"segun la informacion disponible el|segun la informacion disponible a|"
                r"con la informacion disponible el|con la informacion disponible a)")
 _AS_OF_OR_DATE = re.compile(r"(?:as of|as at|a fecha de|a dia|hasta)\b")  # leads that also say a balance's date
 _WEAK_LEAD = r"(?:a|al|on|at|by)"  # 'a 31/12/2024', 'on 2024-06-30': an as-of moment only beside a period named
-_AS_OF = re.compile(rf"\b{_AS_OF_LEAD}\s+(?:el\s+|the\s+)?{_DATE}")
+_AS_OF = re.compile(rf"\b{_AS_OF_LEAD}\s+(?:el\s+|the\s+)?(?:{_WEEKDAY}\s+)?{_DATE}")
 _AS_OF_MONTH = re.compile(rf"\b(?:as of|as at|as known in|known in|a|hasta|a fecha de|segun lo conocido en)\s+"
                           rf"(?:(?:principios|inicios) de\s+)?({_MONTH})\.?,?\s+(?:de(?:l)?\s+)?{_YEAR}\b")
 _AS_OF_END = re.compile(rf"\b(?:as of|as at|as known at|segun lo conocido a|conocido a|hasta)\s+"
@@ -66,9 +72,11 @@ _AT_END = re.compile(rf"\b{_WEAK_LEAD}\s+(?:the\s+)?(?:end|close|finales|fin|cie
 _AS_OF_CLOSE = re.compile(rf"\b(?:as of|as at|at)\s+(?:the\s+)?(?:market\s+)?close\s+(?:of\s+|on\s+)?"
                           rf"(?:the\s+)?({_DAY})"
                           rf"|\bal\s+cierre\s+(?:del?\s+)?(?:mercado\s+)?(?:del?\s+|el\s+)?({_DAY})")
-# a clock before its day: 'at 16:45 ET on 2024-02-21', 'a las 16:45 ET del 2024-02-21'
-_AS_OF_CLOCK = re.compile(rf"\b(?:as of|at|a las)\s+(\d{{1,2}}:\d{{2}}(?::\d{{2}})?)(?:\s?({_ZONES})\b)?\s+"
-                          rf"(?:on|del?|el)\s+(?:the\s+|el\s+)?({_DAY})")
+# a clock before its day: 'at 16:45 ET on 2024-02-21', 'a las 16:45 ET del 2024-02-21', 'as of noon New York time on
+# January 25, 2010', 'a las 15:31 (hora de Nueva York) del 14 de mayo de 2010'
+_AS_OF_CLOCK = re.compile(rf"\b(?:as of|as known at|known at|at|a las|a la|al)\s+({_CLOCK})"
+                          rf"(?:\s*\(?\s*({_ZONES})\b\s*\)?)?,?\s+(?:on|del?|el)\s+(?:the\s+|el\s+)?"
+                          rf"(?:{_WEEKDAY}\s+)?({_DAY})")
 _AT_DAY = re.compile(rf"\b{_WEAK_LEAD}\s+(?:el\s+|the\s+)?{_DATE}")
 _AT_FILING = re.compile(r"\b(?:at the time of|when .{0,30}? filed|al publicar|cuando se publico|en el momento de)\s+"
                         r"(?:the\s+|its\s+|el\s+|su\s+)?(10-k|10-q|20-f|annual report|informe anual)\b")
@@ -78,45 +86,53 @@ _MODE = [
                 r"inicialmente|por primera vez|en su momento))?|"
                 r"\bsegun se (?:publico|reporto|informo)(?:\s+(?:por primera vez|originalmente|inicialmente))?|"
                 r"\b(?:publicad[oa]s?|reportad[oa]s?)\s+"
-                r"(?:originalmente|inicialmente|por primera vez)\b|\boriginal(?:ly)?\s+reported\b"), "first"),
+                r"(?:originalmente|inicialmente|por primera vez)\b|\boriginal(?:ly)?\s+reported\b|"
+                r"\b(?:first|originally|initially)\s+(?:report|reports|publish|published|show|showed|shown)\b|"
+                r"\b(?:publico|reporto|informo|presento)\s+(?:inicialmente|originalmente|por primera vez)\b|"
+                r"\b(?:inicialmente|originalmente)\s+(?:publico|reporto|informo|presento)\b"), "first"),
     (re.compile(r"\b(?:as\s+)?(?:restated|revised|as currently reported)\b|\b(?:latest|most recent|newest|current)"
                 r"\s+(?:available\s+|restated\s+|reported\s+)?(?:figures?|values?|numbers?|versions?|data|cifras?)\b|"
                 r"\b(?:dato|cifra|valor)(?:s|es)?\s+(?:mas\s+recientes?|vigentes?|actual(?:es)?|actualizad[oa]s?)"
                 r"(?:\s+(?:hoy|a\s+hoy|disponibles?))?\b|\bsegun la ultima cifra\b|"
                 r"\b(?:reexpresad[oa]s?|cifra mas reciente|ultima cifra)\b|\b(?:according to|per|as per|on|by)\s+the\s+"
                 r"(?:latest|most recent|newest|current)\s+(?:figures?|data|numbers|filings?|values?)\b|"
-                r"\bsegun\s+(?:las?|los)\s+(?:ultim[oa]s?|mas recientes?)\s+(?:cifras?|datos)(?:\s+disponibles?)?\b"),
+                r"\bsegun\s+(?:las?|los)\s+(?:ultim[oa]s?|mas recientes?)\s+(?:cifras?|datos)(?:\s+disponibles?)?\b|"
+                r"\b(?:(?:tal\s+)?como\s+(?:figura|aparece)\s+)?(?:en|segun)\s+(?:la|su)\s+"
+                r"(?:presentacion|informe(?:\s+anual)?|declaracion)\s+mas\s+reciente\b|"
+                r"\b(?:in|per|according\s+to)\s+(?:the|its)\s+(?:most\s+recent|latest)\s+(?:filing|annual\s+report|10-k)\b|"
+                r"\btras\s+la\s+reexpresion\b|\bafter\s+the\s+restatement\b"),
      "latest"),
 ]
 _RESTATED = re.compile(r"\b(?:ever\s+)?(?:restated?|revised|reexpresad[oa]s?|revisad[oa]s?|corregid[oa]s?)\b|"
                        r"\bchange(?:d)?\s+between\s+filings\b|\bcambio\s+entre\s+(?:informes|presentaciones)\b")
 _RESTATEMENT_QUESTION = re.compile(r"^\s*(?:was|were|has|have|did|se\s+|fue|fueron|ha\s+sido|how\s+did)\b|"
                                    r"\b(?:ever|alguna vez|between filings|entre (?:informes|presentaciones))\b")
-_FISCAL = r"(?:fiscal\s+(?:year\s+)?|fy\s*'?|ejercicio\s+(?:fiscal\s+)?|ano\s+(?:fiscal\s+)?)?"
-_OF = r"(?:of\s+|de\s+|del\s+|in\s+|en\s+)?(?:the\s+|el\s+)?"
+_FISCAL = (r"(?:fiscal\s+(?:years?\s+)?|fy\s*'?|ejercicios?\s+(?:fiscal(?:es)?\s+)?|anos?\s+(?:fiscal(?:es)?\s+)?)?")
+_OF = r"(?:of\s+|de\s+|del\s+|in\s+|en\s+)?(?:the\s+|el\s+|its\s+|their\s+|su\s+|sus\s+)?"
 _Q_WORD = r"(first|second|third|fourth|1st|2nd|3rd|4th)"
 _T_WORD = r"(primer|primero|segundo|tercer|tercero|cuarto)"
 _QUARTER_PATTERNS = [  # (pattern, group of the quarter, group of the year)
-    (re.compile(rf"\bf?q([1-4])\s*(?:of\s+|de\s+|del\s+)?(?:the\s+|el\s+)?{_FISCAL}{_YY}\b"), 1, 2),
+    (re.compile(rf"\bf?q([1-4])\s*{_OF}{_FISCAL}{_YY}\b"), 1, 2),
     (re.compile(rf"\b{_FISCAL}{_YEAR}\s*-?\s*q([1-4])\b"), 2, 1),
     (re.compile(rf"\bfy\s*'?{_YY}\s*-?\s*q([1-4])\b"), 2, 1),
-    (re.compile(rf"\b([1-4])\s*(?:q|t|tr|trim)\s*(?:de\s+|del\s+)?(?:el\s+)?{_FISCAL}{_YY}\b"), 1, 2),
-    (re.compile(rf"\bt([1-4])\s*(?:de\s+|del\s+)?(?:el\s+)?{_FISCAL}{_YY}\b"), 1, 2),
-    (re.compile(rf"\b{_Q_WORD}\s+(?:fiscal\s+)?quarter\s+{_OF}{_FISCAL}{_YEAR}\b"), 1, 2),
+    (re.compile(rf"\b([1-4])\s*(?:q|t|tr|trim)\s*{_OF}{_FISCAL}{_YY}\b"), 1, 2),
+    (re.compile(rf"\bt([1-4])\s*{_OF}{_FISCAL}{_YY}\b"), 1, 2),
+    (re.compile(rf"\b{_Q_WORD}[\s-]+(?:fiscal\s+)?quarter\s+{_OF}{_FISCAL}{_YEAR}\b"), 1, 2),
     (re.compile(rf"\b{_T_WORD}\s+trimestre\s+(?:fiscal\s+)?{_OF}{_FISCAL}{_YEAR}\b"), 1, 2),
 ]
 _HALF = [re.compile(rf"\b(?:first\s+half|1h|h1|1s|s1|primer\s+semestre|primera\s+mitad)\s*(?:fiscal\s+)?"
-                    rf"(?:of\s+|de\s+|del\s+)?(?:the\s+|el\s+)?{_FISCAL}{_YY}\b"),
+                    rf"{_OF}{_FISCAL}{_YY}\b"),
          re.compile(rf"\b{_FISCAL}{_YEAR}\s*-?\s*(?:h1|1h)\b")]
 _SECOND = [re.compile(rf"\b(?:second\s+half|2h|h2|2s|s2|segundo\s+semestre|segunda\s+mitad)\s*(?:fiscal\s+)?"
-                      rf"(?:of\s+|de\s+|del\s+)?(?:the\s+|el\s+)?{_FISCAL}{_YY}\b"),
+                      rf"{_OF}{_FISCAL}{_YY}\b"),
            re.compile(rf"\b{_FISCAL}{_YEAR}\s*-?\s*(?:h2|2h)\b")]
 # nine months, '(9M)' said again after the words allowed
 _NINE = [re.compile(rf"\b(?:(?:the\s+)?first\s+nine\s+months|nine\s+months|9m|9\s*months|(?:los\s+)?primeros\s+nueve"
                     rf"\s+meses|(?:los\s+)?nueve\s+primeros\s+meses|nueve\s+meses)\s*(?:\(\s*9m\s*\)\s*)?"
                     rf"(?:fiscales\s+)?{_OF}{_FISCAL}{_YY}\b"),
          re.compile(rf"\b{_FISCAL}{_YEAR}\s*-?\s*9m\b")]
-_FY = [re.compile(rf"\b(?:fy\s*|fiscal\s+(?:year\s+)?|ejercicio\s+(?:fiscal\s+)?|ano\s+fiscal\s+){_YEAR}\b"),
+_FY = [re.compile(rf"\b(?:fy\s*|fiscal\s+(?:years?\s+)?|ejercicios?\s+(?:fiscal(?:es)?\s+)?|anos?\s+fiscal(?:es)?\s+)"
+                  rf"{_YEAR}\b"),
        re.compile(rf"\b{_YEAR}\s+(?:fiscal year|ejercicio fiscal)\b"),
        re.compile(r"\bfy\s*'?(\d{2})\b"), re.compile(r"\bfiscal\s+(?:year\s+)?'(\d{2})\b")]
 _CALENDAR = [re.compile(rf"\b(?:calendar\s+(?:year\s+)?|cy\s*|ano\s+(?:natural|calendario|civil)\s+(?:de\s+)?)"
@@ -138,7 +154,9 @@ _KINDS = "|".join(f"(?P<{k}>{v})" for k, v in _LENGTHS.items())
 _ENDED = re.compile(rf"\b(?:the\s+|el\s+|los\s+|las\s+)?(?P<kind>{_KINDS})\s+(?:ended|ending|that\s+ended|"
                     rf"terminad[oa]s?|cerrad[oa]s?|finalizad[oa]s?)\s+(?:on\s+|el\s+)?(?P<date>{_DAY})")
 # a period's end said again in parentheses after its label: 'Q1 2026 (March 31, 2026)', 'FY2025 (ended Feb 1, 2025)'
-_PAREN_END = re.compile(rf"\(\s*(?:ended\s+|ending\s+|at\s+|al\s+|a\s+|cerrad[oa]\s+el\s+)?(?P<date>{_DAY})\s*\)")
+_PAREN_END = re.compile(rf"\(\s*(?:(?:ended|ending)\s+(?:on\s+)?|at\s+|al\s+|a\s+|"
+                        rf"(?:cerrad[oa]|terminad[oa]|finalizad[oa])\s+el\s+)?"
+                        rf"(?P<date>{_DAY})\s*\)|,\s*(?:cerrad[oa]|terminad[oa]|finalizad[oa])\s+el\s+(?P<comma>{_DAY})\b")
 _LATEST = re.compile(r"\bmrq\b|\b(?:the\s+)?(?:latest|last|most\s+recent|newest|ultimo|ultima)\s+"
                      r"(?P<kind>quarter(?:ly)?|fiscal\s+year|year|annual|trimestre|ejercicio|ano)\b|\b(?:el\s+)?(?P<kind2>trimestre|ejercicio)\s+mas\s+reciente\b")
 _GROWTH = re.compile(r"\b(grow|grew|growth|increase|increased|rise|rose|change|changed|crecieron|crecio|crecer|"
@@ -148,20 +166,37 @@ _COMPARE = re.compile(r"\b(lowest|highest|largest|smallest|most|least|best|worst
                       r"compara|comparar|"
                       r"mejor|peor|which of|cual de|entre los|entre las|mas barato|mas barata|mas caro|mas cara|"
                       r"higher|lower|bigger|larger|smaller|which one|frente a|comparad[oa]s? con|"
-                      r"compared (?:to|with)|against|contra)\b")
+                      r"compared (?:to|with)|against|contra|"
+                      r"(?:these|estas|estos)\s+(?:two|three|four|dos|tres|cuatro)(?:\s+(?:companies|empresas|companias))?)\b")
 _COMPARE_MANY = re.compile(r"\b(?:more|less|mas|menos|quien|who|had|tuvo|between|entre|or|o)\b")  # with 2+ names
 _SOURCE = re.compile(r"\b(?:in|from|according to|per|as per|segun|en|de)\s+"
                      r"(?:the\s+|its\s+|their\s+|el\s+|su\s+|sus\s+)?"
                      r"(?:10-k|10-q|20-f|annual report|quarterly report|filings?|financial statements|informe anual|"
                      r"cuentas anuales|estados financieros)\b")
 _PERCENT = re.compile(r"\b(?:in|en|as\s+a|como(?:\s+un)?)\s+(?:percent(?:age)?|porcentaje)\b")  # of a ratio
+# the months a period runs, said beside its label: '(octubre-diciembre de 2025)', '(de octubre de 2024 a marzo de
+# 2025)', '(November 2024 - January 2025)', 'es decir, el trimestre de julio a septiembre de 2025'
+_MONTH_RANGE = re.compile(rf"(?:\(\s*|,?\s*\b(?:es\s+decir|that\s+is|i\.?e\.?),?\s+(?:el\s+|the\s+)?"
+                          rf"(?:trimestre|semestre|periodo|quarter|half|period)\s+)(?:de\s+|from\s+)?({_MONTH})\.?"
+                          rf"(?:\s+(?:de\s+)?{_YEAR})?\s*(?:-|–|a|to|hasta|through)\s*({_MONTH})\.?\s+(?:de\s+)?"
+                          rf"{_YEAR}\s*\)?")
+_SAME_PERIOD_BEFORE = re.compile(
+    r"\b(?:(?:con\s+)?respecto\s+al?|frente\s+al?|compared\s+(?:to|with)|versus|vs\.?|over|from)\s+(?:el\s+|the\s+)?"
+    r"(?:mismo|same)\s+(?:trimestre|semestre|periodo|quarter|half|period)\s+(?:del\s+ano\s+anterior|del\s+ano\s+pasado|"
+    r"(?:of\s+)?(?:the\s+)?(?:previous|prior|last)\s+year|a\s+year\s+(?:earlier|ago|before))\b")
 _WEEKS = re.compile(r"\b(\d{2})[\s-]+(?:weeks?|semanas)\b")  # 'the 14-week quarter', 'el ejercicio de 53 semanas'
 _POLITE = re.compile(r"\b(?:please|por favor|thanks|thank you|gracias|can you tell me|could you tell me|tell me|"
                      r"show me|give me|i need|i want to know|quiero saber|dime|dame|necesito saber|me dices|"
                      r"puedes decirme|podrias decirme)\b")
+# 'financial' read past only where it says figures ('financial results', 'estados financieros'): 'ingresos
+# financieros' and 'finance income' are no revenue, and stay unread
+_FINANCIAL = re.compile(r"\b(?:resultados|estados|cifras|datos|informacion|informes|reportes)\s+financier[oa]s\b|"
+                        r"\bfinancial\s+(?:results|statements|figures|data|reports|information|filings)\b|"
+                        r"\bxbrl\s+(?:data|figures|facts)\b")
 _UNIT = re.compile(r"\b(?:in|en)\s+(?:millions?|billions?|thousands?|millones|miles(?:\s+de\s+millones)?|"
                    r"(?:u\.?\s?s\.?\s*)?dollars?|usd|dolares|euros?|twd|nt\$?|(?:nuevos\s+)?dolares\s+taiwaneses|"
-                   r"(?:new\s+)?taiwan(?:ese)?\s+dollars?)(?:\s+(?:of\s+|de\s+)?(?:dollars?|usd|dolares))?\b")
+                   r"(?:new\s+)?taiwan(?:ese)?\s+dollars?|moneda\s+local|local\s+currency)"
+                   r"(?:\s+(?:of\s+|de\s+)?(?:dollars?|usd|dolares))?\b")
 # the currency a unit phrase names (NT dollars are TWD), as an ISO code
 _CURRENCIES = (("TWD", re.compile(r"\b(?:twd|nt|taiwan|taiwanese|taiwaneses)\b")), ("EUR", re.compile(r"\beuros?\b")),
                ("USD", re.compile(r"\b(?:dollars?|usd|dolares)\b")))
@@ -206,11 +241,15 @@ _FILLER_EXTRA = frozenset({
     "alcanzaron", "level", "nivel", "about", "sobre", "acerca", "exactly", "exactamente", "approximately",
     "aproximadamente", "roughly", "us", "nos", "i", "yo", "we", "you", "can", "could", "would", "will",
     "puedes", "podrias", "quiero", "want", "need", "necesito", "tiene", "tienen", "tenian", "hubo",
-    "results", "resultados", "financial", "financiero", "financieros", "financiera", "financieras", "reportados",
+    "results", "resultados", "reportados",
     "reportadas", "figures", "cifras", "numbers", "durante", "during", "decir", "spend",
     "spent", "spending", "gasto", "gastaron", "invirtio", "invest", "invested", "disponible", "disponibles", "segun",
     "according", "mi", "my", "our", "nuestro", "whats", "pago", "pagaron", "paid", "pay", "pays",
-    "procedentes", "procedente", "provenientes", "proveniente",
+    "procedentes", "procedente", "provenientes", "proveniente", "presento", "presentaron", "figuraba", "figura",
+    "mostraban", "mostraba", "mostro", "ascendia", "ascendian", "publicado", "publicada", "publicados", "publicadas",
+    "informacion", "datos", "correspondiente", "correspondientes", "corresponding", "respectivos",
+    "respectivas", "respective", "aseguradora", "insurer", "filings", "filing", "shareholders", "stockholders",
+    "accionistas", "matriz", "controladora", "dominante", "parent",
 })
 
 
@@ -270,6 +309,7 @@ class Reading:
     notes: list[str] = field(default_factory=list)  # slips read past, a name fitting several companies settled
     currency: str | None = None  # the currency a figure is asked in ('in euros': EUR), which no answer converts
     weeks: int | None = None  # the length in weeks a question gives its period ('the 14-week quarter'), to check
+    months: tuple[date, date] | None = None  # the months a question says its period runs (first day, last day)
 
     def line(self, moment: datetime | None = None) -> str:
         """The reading in one line: 'read as: Apple, revenue, FY2024, as known on 2025-06-01 00:00 UTC'."""
@@ -351,11 +391,7 @@ def _read_date(text: str) -> datetime:
     """A date (at 00:00) or a date and time, as written in either language; ValueError when it is no date."""
     zone = re.search(rf"(?<=\d)\s?({_ZONES})$", text.strip())
     if zone:
-        at = _read_date(text.strip()[:zone.start()])
-        offset = {"est": -5, "edt": -4}.get(zone.group(1))
-        if offset is not None:
-            return at - timedelta(hours=offset)
-        return at if zone.group(1) in ("utc", "gmt", "z") else utc_naive(at.replace(tzinfo=NEW_YORK))
+        return _zoned(_read_date(text.strip()[:zone.start()]), zone.group(1))
     text = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text.strip()).replace(".", "")
     if m := re.fullmatch(r"(\d{1,2})([/-])(\d{1,2})\2(\d{4})", text):  # day first: '15/11/2009', '30-06-2022'
         return datetime(int(m[4]), int(m[3]), int(m[1]))
@@ -368,6 +404,41 @@ def _read_date(text: str) -> datetime:
     return datetime.fromisoformat(re.sub(r"(\d) ?t(\d)", r"\1T\2", text).replace(" ", "T", 1))
 
 
+def _zoned(at: datetime, zone: str | None) -> datetime:
+    """A clock time in a zone as UTC (naive): UTC, GMT and Z as they are, EST and EDT fixed offsets, any other
+    (ET, Eastern, New York time) New York's clock with its daylight saving; no zone is UTC."""
+    offset = {"est": -5, "edt": -4}.get(zone or "")
+    if offset is not None:
+        return at - timedelta(hours=offset)
+    return at if zone in (None, "utc", "gmt", "z") else utc_naive(at.replace(tzinfo=NEW_YORK))
+
+
+def _months(taken: _Taken) -> tuple[date, date] | None:
+    """The months one range says a period runs ('octubre-diciembre de 2025'), taken, for the router to check
+    against the period's own dates; none, or two ranges, leave the words to be read as any are."""
+    found = taken.find(_MONTH_RANGE, "period")
+    if len(found) != 1:
+        for m in found:
+            taken.spans.remove((m.start(), m.end(), "period"))
+        return None
+    m = found[0]
+    first, last, last_year = _MONTHS[m.group(1)], _MONTHS[m.group(3)], int(m.group(4))
+    first_year = int(m.group(2)) if m.group(2) else last_year - (first > last)
+    return date(first_year, first, 1), date(last_year, last, monthrange(last_year, last)[1])
+
+
+def _hhmm(clock: str) -> str:
+    """A clock as 'HH:MM' (or 'HH:MM:SS'): '3:29 p.m.' -> '15:29', '8 am' -> '08:00', 'noon' -> '12:00'."""
+    named = {"noon": "12:00", "midday": "12:00", "mediodia": "12:00", "midnight": "00:00", "medianoche": "00:00"}
+    if clock in named:
+        return named[clock]
+    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?(:\d{2})?\s*(?:([ap])\.?\s?m\.?)?", clock.strip())
+    if m is None:
+        raise ValueError(clock)
+    hour = int(m[1]) % 12 + (12 if m[4] == "p" else 0) if m[4] else int(m[1])
+    return f"{hour:02d}:{m[2] or '00'}{m[3] or ''}"
+
+
 def _as_of(taken: _Taken) -> tuple[datetime | None, str | None]:
     """The moment asked as of (a date, a month's first instant, the end of a year) or the filing it is asked at."""
     found: list[datetime] = []
@@ -375,7 +446,9 @@ def _as_of(taken: _Taken) -> tuple[datetime | None, str | None]:
         found.append(utc_naive(_read_date(m.group(1) or m.group(2)).replace(hour=16, tzinfo=NEW_YORK)))
     for m in taken.find(_AS_OF_CLOCK, "as_of"):
         try:
-            found.append(_read_date(f"{m.group(3)} {m.group(1).zfill(5)}{' ' + m.group(2) if m.group(2) else ''}"))
+            hour, minute, *second = map(int, _hhmm(m.group(1)).split(":"))
+            day = _read_date(m.group(3)).replace(hour=hour, minute=minute, second=second[0] if second else 0)
+            found.append(_zoned(day, m.group(2)))
         except ValueError:
             taken.spans.pop()
     for m in taken.find(_AS_OF, "as_of"):
@@ -480,7 +553,7 @@ def _with_ends(taken: _Taken, dated: list[tuple[int, str, bool]], said: list[re.
         label = max((d for d in dated if d[0] < m.start()), default=(0, "", False))[1]
         kind = _kind(label) if label and not label.startswith(("CY", "LATEST:", "END:instant")) else None
         try:
-            day = _read_date(m.group("date")).date().isoformat()
+            day = _read_date(m.group("date") or m.group("comma")).date().isoformat()
         except ValueError:
             kind = None
         if kind not in ("year", "quarter", "half", "nine_months", "ttm"):
@@ -622,7 +695,7 @@ def own_words(entities: Sequence[Entity]) -> set[str]:
 
 
 # a clock's zone is no ticker: '12:00 UTC' (United Technologies), '9:00 ET', '6:30 New York time'
-_ZONE = re.compile(rf"(\d{{1,2}}:\d{{2}}(?::\d{{2}})?\s?)({_ZONES})\b", re.IGNORECASE)
+_ZONE = re.compile(rf"((?:{_CLOCK})\s*\(?\s*)({_ZONES})\b", re.IGNORECASE)
 
 # a currency named after a country is no company: 'New Taiwan dollars' (TSMC is Taiwan Semiconductor)
 _MONEY_NAME = re.compile(r"\b(?:new\s+)?taiwan(?:ese)?\s+dollars?\b|\bd[oó]lares\s+taiwaneses\b", re.IGNORECASE)
@@ -645,6 +718,7 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
     read = _SHORTHAND.sub(lambda m: _SHORTHAND_SAYS[m.lastindex - 1], _USA.sub("USA", question))
     norm = normalize(read)
     taken = _Taken(norm)
+    months = _months(taken)
     ended = _ended(taken)
     said = _paren_ends(taken)
     as_of, at_filing = _as_of(taken)
@@ -684,12 +758,15 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
     taken.find(_SOURCE, "source")
     currency = _currency(taken.find(_UNIT, "unit"))
     taken.find(_POLITE, "filler")
+    taken.find(_FINANCIAL, "filler")
     growth = bool(taken.find(_GROWTH, "growth"))
     if growth and len(dated) == 2:  # 'between 2023 and 2024', 'from FY2023 to FY2024', 'frente al 3T de 2024'
         taken.find(re.compile(r"\b(?:between|entre|from|to|desde|hasta|frente\s+al?|compared\s+(?:to|with)|against|"
                               r"(?:con\s+)?respecto\s+al?|a|and|y|vs|versus)\b"), "growth")
+    if growth:  # over the same period a year before: what a growth is ('respecto al mismo trimestre del año anterior')
+        taken.find(_SAME_PERIOD_BEFORE, "growth")
     if growth:  # 'by what percent', 'en porcentaje': a growth is a percentage
-        taken.find(re.compile(r"\b(?:percent(?:age)?|per\s+cent|porcentaje|porcentual(?:mente)?|interanual|yoy|"
+        taken.find(re.compile(r"\b(?:percent(?:age)?|per\s+cent|porcentaje|porcentual(?:mente)?|interanual(?:mente)?|yoy|"
                               r"year[\s-]+over[\s-]+year|year[\s-]+on[\s-]+year)\b"), "growth")
     comparison = bool(taken.find(_COMPARE, "comparison"))
     if len(found.entities) > 1:
@@ -758,7 +835,7 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
                    growth=growth, comparison=comparison or (len(found.entities) > 1 and not growth),
                    restatement=restatement, part=part,
                    bare_years=tuple(label for _, label, bare in dated if bare), words=taken.words(), unread=unread,
-                   notes=notes, currency=currency, weeks=weeks.pop() if weeks else None)
+                   notes=notes, currency=currency, weeks=weeks.pop() if weeks else None, months=months)
 
 
 _SHORT = {"whats": "what is", "pls": "please", "plz": "please", "thx": "thanks", "ty": "thank you", "hw": "how",

@@ -96,7 +96,8 @@ def _answer(db: Db, question: str, moment: datetime | None, k: int) -> Answer:
         moment = _filing_moment(db, p)
     moment = moment or p.as_of
     p = _same_period(db, p, moment)
-    answer = _unnamed(p) or _unread(p) or _other_weeks(db, p, moment) or _balance_or_moment(db, p)
+    answer = (_unnamed(p) or _unread(p) or _other_weeks(db, p, moment) or _other_months(db, p, moment)
+              or _balance_or_moment(db, p))
     with_facts = [e for e in p.entities if e.has_facts]
     if answer is None and p.restatement and p.metric and with_facts:
         answer = _versions(db, p, with_facts)
@@ -231,6 +232,23 @@ def _other_weeks(db: Db, p: Reading, moment: datetime | None) -> Answer | None:
             return Answer("unanswerable", p.text, explanation=(
                 f"{e.name} {f.period} is {f'{days} days ({f.start}..{f.end})' if days else f'a balance at {f.end}'}, "
                 f"not {p.weeks} weeks as asked"))
+    return None
+
+
+def _other_months(db: Db, p: Reading, moment: datetime | None) -> Answer | None:
+    """'unanswerable' where the period asked does not run the months the question says ('Q4 FY2025 (noviembre de
+    2024 a enero de 2025)'), within a week at each end: the question and the facts name two periods."""
+    if not p.months or len(p.periods) != 1 or not p.metric:
+        return None
+    first, last = p.months
+    for e in (e for e in p.entities if e.has_facts):
+        try:
+            f = _lookup(db, e, p, p.periods[0], moment)
+        except NotFound:
+            return None  # refused later, saying why
+        if f.start is None or abs((f.start - first).days) > 7 or abs((f.end - last).days) > 7:
+            return Answer("unanswerable", p.text, explanation=(
+                f"{e.name} {f.period} runs {f.start or ''}..{f.end}, not {first:%B %Y} to {last:%B %Y} as asked"))
     return None
 
 
