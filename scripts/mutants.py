@@ -804,6 +804,8 @@ MUTANTS: list[Mutant] = [
            'r"\\b(?:first|originally|initially)\\s+(?:report|', 'r"\\b(?:zzz)\\s+(?:report|', READING),
     Mutant("'de su ejercicio' is no period", "factstore/ask/parse.py",
            '(?:the\\s+|el\\s+|its\\s+|their\\s+|su\\s+|sus\\s+)?"', '(?:the\\s+|el\\s+)?"', READING),
+    Mutant("the last twelve months ended read as a fiscal year", "factstore/ask/parse.py",
+           '        if kind == "year" and lead and not', '        if False and lead and not', READING),
 ]
 
 

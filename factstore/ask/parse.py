@@ -159,7 +159,7 @@ _PAREN_END = re.compile(rf"\(\s*(?:(?:ended|ending)\s+(?:on\s+)?|at\s+|al\s+|a\s
                         rf"(?P<date>{_DAY})\s*\)|,\s*(?:cerrad[oa]|terminad[oa]|finalizad[oa])\s+el\s+(?P<comma>{_DAY})\b")
 _LATEST = re.compile(r"\bmrq\b|\b(?:the\s+)?(?:latest|last|most\s+recent|newest|ultimo|ultima)\s+"
                      r"(?P<kind>quarter(?:ly)?|fiscal\s+year|year|annual|trimestre|ejercicio|ano)\b|\b(?:el\s+)?(?P<kind2>trimestre|ejercicio)\s+mas\s+reciente\b")
-_GROWTH = re.compile(r"\b(grow|grew|growth|increase|increased|rise|rose|change|changed|crecieron|crecio|crecer|"
+_GROWTH = re.compile(r"\b(grow|grew|grown|growth|increase|increased|rise|rose|change|changed|crecieron|crecio|crecer|"
                      r"crecimiento|aumentaron|aumento|variacion|vario|subieron|subio)\b")
 _COMPARE = re.compile(r"\b(lowest|highest|largest|smallest|most|least|best|worst|compare|comparison|versus|vs|"
                       r"mas bajo|mas bajos|mas baja|mas alto|mas altos|mas alta|mayor|mayores|menor|menores|"
@@ -194,7 +194,8 @@ _FINANCIAL = re.compile(r"\b(?:resultados|estados|cifras|datos|informacion|infor
                         r"\bfinancial\s+(?:results|statements|figures|data|reports|information|filings)\b|"
                         r"\bxbrl\s+(?:data|figures|facts)\b")
 _UNIT = re.compile(r"\b(?:in|en)\s+(?:millions?|billions?|thousands?|millones|miles(?:\s+de\s+millones)?|"
-                   r"(?:u\.?\s?s\.?\s*)?dollars?|usd|dolares|euros?|twd|nt\$?|(?:nuevos\s+)?dolares\s+taiwaneses|"
+                   r"(?:u\.?\s?s\.?\s*)?dollars?|usd|dolares(?:\s+(?:estadounidenses|americanos))?|euros?|twd|nt\$?|"
+                   r"(?:nuevos\s+)?dolares\s+taiwaneses|"
                    r"(?:new\s+)?taiwan(?:ese)?\s+dollars?|moneda\s+local|local\s+currency)"
                    r"(?:\s+(?:of\s+|de\s+)?(?:dollars?|usd|dolares))?\b")
 # the currency a unit phrase names (NT dollars are TWD), as an ISO code
@@ -246,7 +247,9 @@ _FILLER_EXTRA = frozenset({
     "spent", "spending", "gasto", "gastaron", "invirtio", "invest", "invested", "disponible", "disponibles", "segun",
     "according", "mi", "my", "our", "nuestro", "whats", "pago", "pagaron", "paid", "pay", "pays",
     "procedentes", "procedente", "provenientes", "proveniente", "presento", "presentaron", "figuraba", "figura",
-    "mostraban", "mostraba", "mostro", "ascendia", "ascendian", "publicado", "publicada", "publicados", "publicadas",
+    "mostraban", "mostraba", "mostro", "ascendia", "ascendian", "presentadas", "presentados", "presentada",
+    "presentado", "medido", "medida", "expresado", "expresada", "expresados", "expresadas", "measured", "expressed",
+    "publicado", "publicada", "publicados", "publicadas",
     "informacion", "datos", "correspondiente", "correspondientes", "corresponding", "respectivos",
     "respectivas", "respective", "aseguradora", "insurer", "filings", "filing", "shareholders", "stockholders",
     "accionistas", "matriz", "controladora", "dominante", "parent",
@@ -527,9 +530,17 @@ def _ended(taken: _Taken) -> list[tuple[int, str, bool]]:
     for m in taken.find(_ENDED, "period"):
         kind = next(k for k in _LENGTHS if m.group(k))
         try:
-            found.append((m.start(), f"END:{kind}:{_read_date(m.group('date')).date().isoformat()}", False))
+            day = _read_date(m.group("date")).date().isoformat()
         except ValueError:
             taken.spans.pop()
+            continue
+        # 'the last twelve months ended', 'los últimos doce meses terminados': trailing, not a fiscal year
+        lead = re.search(r"\b(?:the\s+|los\s+)?(?:last|trailing|past|ultimos)\s+$", taken.norm[:m.start()])
+        if kind == "year" and lead and not m.group("year").startswith(("year", "ejercicio", "ano", "fiscal")):
+            taken.take(lead.start(), lead.end(), "period")
+            found.append((lead.start(), f"TTMEND:quarter:{day}", False))
+        else:
+            found.append((m.start(), f"END:{kind}:{day}", False))
     return found
 
 
