@@ -225,7 +225,9 @@ def _newest(db: Db, entity_id: str, metric: Metric, kind: str, moment: datetime 
 
 def _label_ending(db: Db, entity_id: str, metric: Metric, period: str, moment: datetime | None) -> str:
     """The fiscal label of the period of a kind ending on a day (END:<kind>:<day>): a fourth quarter is the quarter
-    ending with its fiscal year; a balance (an instant) is the one of that day, whatever the kind."""
+    ending with its fiscal year; a balance (an instant) is the one of that day, whatever the kind. A period FSDS
+    gave only as calendar months (approximate_periods) ends on the day asked within a week ('the year ended
+    February 27, 2010' of one FSDS rounds to February 28): the exact one first."""
     _, kind, day = period.split(":", 2)
     for m in _reported_metrics(metric):
         try:
@@ -233,10 +235,14 @@ def _label_ending(db: Db, entity_id: str, metric: Metric, period: str, moment: d
         except NotFound:
             continue
         rows = db.sql("""
-            SELECT DISTINCT fiscal_period, kind FROM fiscal_facts_by_id(?::TIMESTAMP, concepts := ?, entity := ?)
-            WHERE fiscal_period IS NOT NULL AND period_end = ?::DATE AND kind IN (?, 'year', 'instant')""",
-                      [moment, concepts, entity_id, day, kind])
-        for label, found in rows.itertuples(index=False):
+            SELECT DISTINCT f.fiscal_period, f.kind, f.period_end = ?::DATE AS exact
+            FROM fiscal_facts_by_id(?::TIMESTAMP, concepts := ?, entity := ?) f
+            WHERE f.fiscal_period IS NOT NULL AND f.kind IN (?, 'year', 'instant')
+              AND (f.period_end = ?::DATE OR (abs(date_diff('day', f.period_end, ?::DATE)) <= 7 AND EXISTS (
+                  SELECT 1 FROM approximate_periods a WHERE a.entity_id = f.entity_id
+                  AND a.period_end = f.period_end AND a.period_start IS NOT DISTINCT FROM f.period_start)))
+            ORDER BY exact DESC""", [day, moment, concepts, entity_id, kind, day, day])
+        for label, found, _ in rows.itertuples(index=False):
             if found in (kind, "instant"):
                 return str(label)
             if kind == "quarter":

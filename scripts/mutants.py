@@ -542,8 +542,8 @@ MUTANTS: list[Mutant] = [
     Mutant("TTM of three quarters", "factstore/metrics.py", "    while len(labels) < 4:", "    while len(labels) < 3:",
            BANK),
     Mutant("a period by its end date off by a day", "factstore/metrics.py",
-           "WHERE fiscal_period IS NOT NULL AND period_end = ?::DATE AND kind IN (?, 'year', 'instant')\"\"\",",
-           "WHERE fiscal_period IS NOT NULL AND period_end = ?::DATE + 1 AND kind IN (?, 'year', 'instant')\"\"\",",
+           "              AND (f.period_end = ?::DATE OR (abs(",
+           "              AND (f.period_end = ?::DATE + 1 OR (abs(",
            BANK),
     Mutant("'as first reported' answered as known now", "factstore/metrics.py",
            "else facts.fact(db, entity_id, concepts, period=period, as_of=moment, mode=mode, strict=True))",
@@ -806,6 +806,10 @@ MUTANTS: list[Mutant] = [
            '(?:the\\s+|el\\s+|its\\s+|their\\s+|su\\s+|sus\\s+)?"', '(?:the\\s+|el\\s+)?"', READING),
     Mutant("the last twelve months ended read as a fiscal year", "factstore/ask/parse.py",
            '        if kind == "year" and lead and not', '        if False and lead and not', READING),
+    Mutant("an FSDS month end never matches a day within a week", "factstore/metrics.py",
+           "AND (f.period_end = ?::DATE OR (abs(date_diff('day', f.period_end, ?::DATE)) <= 7 AND EXISTS (",
+           "AND (f.period_end = ?::DATE OR (? IS NULL AND EXISTS (",
+           (f"{FSDS}::test_a_day_asked_within_a_week_of_an_fsds_month_end_is_that_period",)),
 ]
 
 

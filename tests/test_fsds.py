@@ -627,3 +627,17 @@ def test_declared_years_are_the_same_loaded_twice_or_in_either_order(tmp_path):
     pd.testing.assert_frame_equal(*tables)
     fy = tables[0][tables[0]["period_end"] == pd.Timestamp("2010-12-31")]
     assert fy[["first_accepted_at", "reports"]].values.tolist() == [[pd.Timestamp("2010-05-07 17:14"), 1]]
+
+
+def test_a_day_asked_within_a_week_of_an_fsds_month_end_is_that_period(tmp_path):
+    """Found blind (set u): 'Research In Motion net income for the fiscal year ended February 27, 2010' was refused:
+    FSDS rounds that year's end to February 28, and no calendar of the company's own says otherwise. A period FSDS
+    gave as calendar months (approximate) ends on the day asked within a week, and the answer says it is
+    approximate; a day further away, or a company's exact period, still must match."""
+    k = ("0000000789-10-000003", "40-F", "20100228", "0228", "2010-04-06 16:51")
+    year = [k[0], "NetIncomeLoss", "us-gaap/2009", "20100228", "4", "USD", "", "", "2457144000.0"]
+    with factstore.open() as store:
+        store.load_fsds(_declaring(tmp_path / "k", [k], [year]), progress=False)
+        a = store.ask("FILER 789 net income for the fiscal year ended February 27, 2010")
+        assert a.value == 2457144000 and "period approximate" in a.explanation
+        assert store.ask("FILER 789 net income for the fiscal year ended February 15, 2010").value is None
