@@ -141,6 +141,19 @@ def _filing_moment(db: Db, p: Reading) -> datetime | None:
     return None if at is None or pd.isna(at) else pd.Timestamp(at).to_pydatetime()
 
 
+def _has_figure(db: Db, e: Entity, p: Reading, periods: list[str | None], moment: datetime | None) -> bool:
+    """Whether a company has the metric asked for every one of these periods (None: the newest), as known at the
+    moment."""
+    if not e.has_facts:
+        return False
+    try:
+        for period in periods:
+            figure(db, e.entity_id, p.metric, period, moment or p.as_of, p.mode)
+    except NotFound:
+        return False
+    return True
+
+
 def _one_with_facts(db: Db, p: Reading, moment: datetime | None) -> Reading:
     """A name fitting several filers ('Marvell Technology': the predecessor and the successor) is taken for the one
     that has facts for the metric and period asked, when only one has; the answer says so. Otherwise it stays
@@ -149,14 +162,7 @@ def _one_with_facts(db: Db, p: Reading, moment: datetime | None) -> Reading:
         return p
     entities, taken, still = list(p.entities), [], []
     for written, candidates in p.ambiguous:
-        fit = []
-        for e in candidates:
-            try:
-                if e.has_facts:
-                    figure(db, e.entity_id, p.metric, p.periods[0] if p.periods else None, moment or p.as_of, p.mode)
-                    fit.append(e)
-            except NotFound:
-                continue
+        fit = [e for e in candidates if _has_figure(db, e, p, p.periods[:1] or [None], moment)]
         if len(fit) == 1:
             entities.append(fit[0])
             taken.append((written, fit[0], candidates))
@@ -170,16 +176,6 @@ def _one_with_facts(db: Db, p: Reading, moment: datetime | None) -> Reading:
                    notes=p.notes + notes)
 
 
-def _has_figure(db: Db, e: Entity, p: Reading, moment: datetime | None) -> bool:
-    """Whether a company has the metric for every period asked, as known at the moment."""
-    try:
-        for period in p.periods:
-            figure(db, e.entity_id, p.metric, period, moment or p.as_of, p.mode)
-    except NotFound:
-        return False
-    return e.has_facts
-
-
 def _predecessor_with_facts(db: Db, p: Reading, moment: datetime | None) -> Reading:
     """A curated alias names the successor ('Google': Alphabet); where it has no figure for the metric and periods
     asked and one predecessor filer of that name has (GOOGLE INC., 2009), the predecessor is taken, said so."""
@@ -187,9 +183,9 @@ def _predecessor_with_facts(db: Db, p: Reading, moment: datetime | None) -> Read
         return p
     entities, notes = list(p.entities), list(p.notes)
     for written, successor, before in p.predecessors:
-        if successor not in entities or _has_figure(db, successor, p, moment):
+        if successor not in entities or _has_figure(db, successor, p, p.periods, moment):
             continue
-        fit = [e for e in before if _has_figure(db, e, p, moment)]
+        fit = [e for e in before if _has_figure(db, e, p, p.periods, moment)]
         if len(fit) == 1:
             entities[entities.index(successor)] = fit[0]
             notes.append(f"{written!r} names {successor.label}, which has no {p.metric.name} for the period asked; "
