@@ -10,7 +10,6 @@ they equal the originals; STRATEGIES comes from factstore.text.chunkers, which i
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -168,7 +167,7 @@ def cmd_fact(store: FactStore, args: argparse.Namespace) -> None:
     fact = store.fact(args.entity, _concepts(args.concept), start=args.start, end=args.end,
                       period=args.period, as_of=args.as_of, mode=args.mode, unit=args.unit, strict=True,
                       dims=_dims(args.dim))
-    print(json.dumps(fact.to_dict(), indent=2) if args.json else show.fact_lines(fact))
+    print(show.json_text(fact.to_dict()) if args.json else show.fact_lines(fact))
 
 
 def cmd_history(store: FactStore, args: argparse.Namespace) -> None:
@@ -235,8 +234,8 @@ def cmd_search(store: FactStore, args: argparse.Namespace) -> None:
     hits = store.search(args.query, k=args.k, strategy=args.strategy, filters=filters or None,
                         header=args.header)
     if args.json:
-        print(json.dumps([{"doc_id": h.doc_id, "spans": h.spans, "section": h.section, "score": h.score,
-                           "text": h.text, "title": h.title} for h in hits], indent=2, ensure_ascii=False))
+        print(show.json_text([{"doc_id": h.doc_id, "spans": h.spans, "section": h.section, "score": h.score,
+                                "text": h.text, "title": h.title} for h in hits]))
         return
     for rank, h in enumerate(hits, 1):
         print(show.hit_lines(rank, h))
@@ -284,9 +283,9 @@ def _eval_retrieval_real(args: argparse.Namespace) -> None:
         tables = summarize_text(evaluate_text(real, gold, filings))
         baseline = summarize_text(evaluate_baseline(real, gold, filings))
     if args.json:
-        print(json.dumps({**{name: t.reset_index().to_dict(orient="records") for name, t in tables.items()},
-                          "baseline": {name: baseline[name].reset_index().to_dict(orient="records")
-                                       for name in ("all", "language", "class")}}))
+        print(show.json_text({**{name: t.reset_index().to_dict(orient="records") for name, t in tables.items()},
+                              "baseline": {name: baseline[name].reset_index().to_dict(orient="records")
+                                           for name in ("all", "language", "class")}}))
         return
     with pd.option_context("display.width", 200, "display.precision", 3):
         for name, table in tables.items():
@@ -304,7 +303,7 @@ def cmd_embed(store: FactStore, args: argparse.Namespace) -> None:
 
 def cmd_parse(store: FactStore, args: argparse.Namespace) -> None:
     reading = store.parse(args.question)
-    print(json.dumps(reading.to_dict(), indent=2, ensure_ascii=False, default=str) if args.json else
+    print(show.json_text(reading.to_dict()) if args.json else
           reading.line() + (f"\nunread: {' '.join(reading.unread)}" if reading.unread else "")
           + "".join(f"\n  {part}: {' | '.join(words)}" for part, words in reading.words.items()))
 
@@ -315,7 +314,7 @@ def cmd_ask(store: FactStore, args: argparse.Namespace) -> None:
         return
     answer = store.ask(args.question, as_of=args.as_of, k=args.k)
     if args.json:
-        print(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False, default=str))
+        print(show.json_text(answer.to_dict()))
         return
     print(show.answer_lines(answer))
 
@@ -365,9 +364,9 @@ def _eval_ask_real(args: argparse.Namespace) -> None:
     summary, by_class = summarize_real(results), summarize_bank(bank)
     wrong = int((bank["verdict"] == "wrong").sum())
     if args.json:
-        print(json.dumps({"handwritten": summary.reset_index(names="type").to_dict(orient="records"),
-                          "bank": by_class.reset_index(names="class").to_dict(orient="records"),
-                          "wrong_stated_as_fact": wrong}, default=str))
+        print(show.json_text({"handwritten": summary.reset_index(names="type").to_dict(orient="records"),
+                              "bank": by_class.reset_index(names="class").to_dict(orient="records"),
+                              "wrong_stated_as_fact": wrong}))
         return
     with pd.option_context("display.precision", 3, "display.width", 200):
         print(f"handwritten questions ({len(results)})\n{summary.to_string()}")
@@ -411,7 +410,9 @@ def cmd_dimensions(store: FactStore, args: argparse.Namespace) -> None:
 def cmd_facts(store: FactStore, args: argparse.Namespace) -> None:
     import pandas as pd
 
-    questions = pd.read_csv(args.questions, dtype=str, keep_default_na=False).replace("", None)
+    from factstore.limits import input_path
+
+    questions = pd.read_csv(input_path(args.questions), dtype=str, keep_default_na=False).replace("", None)
     print(show.frame(store.facts(questions, as_of=args.as_of, mode=args.mode), args.json))
 
 
@@ -830,5 +831,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (FactstoreError, ValueError, duckdb.Error) as exc:
         message = " ".join(str(exc).split())
         print(f"factstore {args.command}: {message}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # a path that cannot be read or written: one line naming it, not a traceback
+        print(f"factstore {args.command}: {exc.filename or ''}{': ' if exc.filename else ''}{exc.strerror or exc}",
+              file=sys.stderr)
         return 1
     return 0

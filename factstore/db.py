@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -87,6 +88,16 @@ def one_line(exc: Exception) -> str:
     return " ".join(line for line in lines if not line.startswith(("LINE ", "^")))
 
 
+def _close_when_idle(cur: duckdb.DuckDBPyConnection) -> None:
+    """Close a cursor once the call in flight on it, if any, has ended (DuckDB refuses to close a busy one)."""
+    while True:
+        try:
+            cur.close()
+            return
+        except duckdb.ResourceInUseException:
+            time.sleep(0.005)
+
+
 class Db:
     """One DuckDB connection shared by threads, each through its own cursor, and what its readers remember
     (`memo`: names, concepts, indexes...; forgotten where a write may change it)."""
@@ -133,15 +144,18 @@ class Db:
     def con(self) -> duckdb.DuckDBPyConnection:
         """This thread's own cursor (see FactStore.con)."""
         cur = getattr(self._local, "cursor", None)
-        if cur is None:
+        if cur is None or self._closed:
             with self._guard:
-                if self._closed:
-                    raise FactstoreError(f"{self.path or ':memory:'}: the store is closed")
+                if self._closed:  # a call begun after close() is refused, saying so
+                    raise self._closed_error()
                 for thread in [t for t in self._cursors if not t.is_alive()]:
                     self._cursors.pop(thread).close()
                 cur = self._cursors[threading.current_thread()] = self._root.cursor()
             self._local.cursor = cur
         return cur
+
+    def _closed_error(self) -> FactstoreError:
+        return FactstoreError(f"{self.path or ':memory:'}: the store is closed")
 
     def schema_digest(self) -> str | None:
         """The digest of the sql/ files this store's views and macros were made from (None: made before digests)."""
@@ -151,14 +165,19 @@ class Db:
             return None
 
     def close(self) -> None:
+        """Close the store: calls begun from now on are refused; the calls in flight on other threads are waited
+        for (a cursor busy with one cannot be closed), then every cursor and the connection are closed."""
         with self._guard:
-            if self.snapshot and not self._closed:
-                snapshots.release(self.snapshot)
+            if self._closed:
+                return
             self._closed = True
-            for cur in self._cursors.values():
-                cur.close()
+            cursors = list(self._cursors.values())
             self._cursors.clear()
-            self._root.close()
+        for cur in cursors:
+            _close_when_idle(cur)
+        self._root.close()
+        if self.snapshot:
+            snapshots.release(self.snapshot)
 
     def forget(self, *keys: str) -> None:
         """Drop what readers remembered under these keys (every key, with none): a write may have changed it."""
@@ -179,8 +198,8 @@ class Db:
                                      f"only reading statements run without write=True (CLI: --write)")
         try:
             return self.con.execute(query, params).df()
-        except duckdb.Error as exc:
-            raise FactstoreError(one_line(exc)) from exc
+        except duckdb.Error as exc:  # a cursor closed between taking it and running: the store was closed
+            raise (self._closed_error() if self._closed else FactstoreError(one_line(exc))) from exc
 
     def relation(self, query: str, params: list[Any] | dict[str, Any] | None = None) -> duckdb.DuckDBPyRelation:
         """A reading query as a lazy relation on this thread's cursor."""
@@ -198,7 +217,12 @@ class Db:
 
     def all(self, query: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         """Every row of a statement (fetched to the end, so the connection is free again)."""
-        return self.con.execute(query, params).fetchall()
+        try:
+            return self.con.execute(query, params).fetchall()
+        except duckdb.ConnectionException as exc:
+            if self._closed:
+                raise self._closed_error() from exc
+            raise
 
     def one(self, query: str, params: list[Any] | None = None) -> tuple[Any, ...] | None:
         """The first row of a statement, or None."""

@@ -172,7 +172,7 @@ def history(db: Db, entity: str | int, concept: str | list[str], *, start: Any =
     base = ("SELECT concept, unit, period_start, period_end, value, filing_id, form, accepted_at, "
             "accepted_precision, revised_at FROM report_versions WHERE entity_id = ? "
             "AND list_contains(?, concept)")
-    order = (" ORDER BY period_end, period_start NULLS FIRST, concept, accepted_at, filing_id, "
+    order = (" ORDER BY period_end, period_start NULLS FIRST, concept, filing_order(accepted_at, form, filing_id), "
              "revised_at NULLS FIRST")
     if period is not None:
         label = parse_label(period)
@@ -279,9 +279,8 @@ def _lookup(db: Db, sub: pd.DataFrame, mode: str) -> pd.DataFrame:
             FROM lookup_asof_by_id('{name}', mode := ?) a JOIN {keys} k USING (question_no)
             LEFT JOIN currencies c ON c.entity_id = k.entity
             QUALIFY row_number() OVER (PARTITION BY k.q ORDER BY unit_rank(a.unit, c.currency),
-                CASE WHEN ? = 'first' THEN a.v.accepted_at END,
-                CASE WHEN ? = 'first' THEN a.v.filing_id END, a.v.accepted_at DESC, a.v.filing_id DESC,
-                k.rank) = 1""", [mode, mode, mode])
+                CASE WHEN ? = 'first' THEN filing_order(a.v.accepted_at, a.v.form, a.v.filing_id) END,
+                filing_order(a.v.accepted_at, a.v.form, a.v.filing_id) DESC, k.rank) = 1""", [mode, mode])
 
 
 def _with_first(part: dict[str, Any], first: dict[str, Any] | None) -> dict[str, Any]:

@@ -32,7 +32,7 @@ BATCH = 1000
 
 # the long form's columns, in order (ttm added with ttm=True)
 LONG = ["date", "ticker", "concept", "tag", "unit", "fiscal_period", "period_start", "period_end", "age_days",
-        "value", "accepted_at", "derived", "filing_id", "form"]
+        "value", "accepted_at", "accepted_precision", "derived", "filing_id", "form"]
 
 
 def panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
@@ -41,13 +41,14 @@ def panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: 
     """For each date × ticker × concept or metric, the newest fiscal period known before the date (a date is
     00:00 UTC; a filing counts only if accepted strictly before): date, ticker, concept (as given), tag (the
     concept it was reported under: a metric's first one reporting the period), unit (the reporting currency
-    first), fiscal_period, period_start, period_end, age_days (date - period_end), value, accepted_at, derived,
-    filing_id, form; with ttm=True the trailing twelve months (NULL unless the four newest quarters are
-    consecutive; never for instants). period: 'quarter', 'year' (fiscal years: annual filers too) or 'ttm' (the
-    value is the trailing twelve months, a balance the newest quarter's). max_age (days): cells older are left
-    out, and `attrs['left_out']` says how many. wide=True gives one row per date and ticker with a value column
-    per concept, its `<concept>_period_end` (and `<concept>_ttm`). With dims, the concepts' facts of those
-    dimensions (e.g. {'ProductOrService': 'IPhone'}) instead of the totals."""
+    first), fiscal_period, period_start, period_end, age_days (date - period_end), value, accepted_at,
+    accepted_precision (its filing's: 'date' where it is the filing day's end, New York), derived, filing_id,
+    form; with ttm=True the trailing twelve months (NULL unless the four newest quarters are consecutive; never
+    for instants, figures per share or share counts). period: 'quarter', 'year' (fiscal years: annual filers too)
+    or 'ttm' (the value is the trailing twelve months, a balance the newest quarter's). max_age (days): cells
+    older are left out, and `attrs['left_out']` says how many. wide=True gives one row per date and ticker with a
+    value column per concept, its `<concept>_period_end` (and `<concept>_ttm`). With dims, the concepts' facts of
+    those dimensions (e.g. {'ProductOrService': 'IPhone'}) instead of the totals."""
     long = _aged(_run(db, tickers, concepts, dates, ttm, mode, _frame, dims, period), max_age)
     if not wide:
         return long
@@ -167,13 +168,13 @@ def _with_derived(long: pd.DataFrame, shape: dict[str, Any], ttm: bool) -> pd.Da
         out = a.copy()
         out["value"] = combine(m, op, a["value"], b["value"]).where(same & pd.Series(units, index=a.index).notna())
         out["unit"], out["tag"], out["derived"] = units, m.formula, True
-        for column in ("accepted_at", "filing_id", "form"):
+        for column in ("accepted_at", "accepted_precision", "filing_id", "form"):
             out[column] = b[column].where(later, a[column])
         if ttm:
             out["ttm"] = float("nan")
         blank = out["value"].isna()
         out.loc[blank, ["unit", "fiscal_period", "period_start", "period_end", "age_days", "accepted_at",
-                        "filing_id", "form"]] = None
+                        "accepted_precision", "filing_id", "form"]] = None
         return out
 
     frames = [keyed[n].reindex(order) if n not in shape["derived"] else cells(shape["derived"][n])
@@ -216,8 +217,8 @@ def _query(ttm: bool, dates_view: str, entities: int) -> str:
     WITH tickers AS (SELECT unnest($entity_ids) AS entity_id, unnest($tickers) AS ticker, unnest($t_no) AS t_no),
          names AS (SELECT unnest($c_no) AS item, unnest($names) AS name)
     SELECT p.date, t.ticker, n.name AS concept, p.tag, p.unit, p.fiscal_period, p.period_start, p.period_end,
-        date_diff('day', p.period_end, p.date::DATE) AS age_days, p.value, p.accepted_at, p.derived, p.filing_id,
-        p.form{", p.ttm" if ttm else ""}
+        date_diff('day', p.period_end, p.date::DATE) AS age_days, p.value, p.accepted_at, p.accepted_precision,
+        p.derived, p.filing_id, p.form{", p.ttm" if ttm else ""}
     FROM ({panels}) p
     JOIN tickers t USING (entity_id) JOIN names n USING (item)
     ORDER BY p.date, t.t_no, p.item"""

@@ -9,8 +9,11 @@ per metric, on one time axis.
   which value is a quarter derived from parts on different bases (a restated year less a first-reported 9M).
 
 Quarterly (Q), fiscal years (Y) or trailing twelve months (T: four consecutive quarters; a balance as of the
-period's end; an annual filer's fiscal years). Derived metrics (free cash flow, margins, returns on average
-balances) are computed per row from the row's own figures by the formulas of data/metrics.csv."""
+period's end; an annual filer's fiscal years; a figure per share or a share count, which does not add up over
+quarters: the fiscal year's figure at its fourth quarter, else missing). `accepted_precision`: the coarsest
+precision of the row's times (its filing at datekey and each value's: 'date' where one is only a filing day).
+Derived metrics (free cash flow, margins, returns on average balances) are computed per row from the row's own
+figures by the formulas of data/metrics.csv."""
 
 from __future__ import annotations
 
@@ -60,6 +63,11 @@ def fundamentals(db: Db, entities: Any, metrics: Any = None, *, dimension: str =
         long = long[~long["entity_id"].isin(annual)]
         if dim[2] == "T":
             long = pd.concat([long, read(db, annual, needed, "year", moment)], ignore_index=True)
+    apart = [m for m in needed if m.kind != "money" and m.statement != "balance"]
+    others = [e for e in dict.fromkeys(entity_ids) if e not in annual]
+    if dim[2] == "T" and apart and others:
+        long = pd.concat([long, _years_as_fourth_quarters(db, read, others, needed, apart, moment)],
+                         ignore_index=True)
     rows = _rows(db, long, needed, dim)
     for m in chosen:
         if m.name not in rows.columns:
@@ -67,8 +75,20 @@ def fundamentals(db: Db, entities: Any, metrics: Any = None, *, dimension: str =
     tickers = pd.DataFrame({"ticker": [str(g) for g in given], "entity_id": entity_ids}).drop_duplicates("ticker")
     out = tickers.merge(rows, on="entity_id")
     columns = ["ticker", "entity_id", "dimension", "calendardate", "datekey", "reportperiod", "fiscal_period",
-               "lastupdated", "accession", "form", "unit", *[m.name for m in chosen], "warnings"]
+               "lastupdated", "accepted_precision", "accession", "form", "unit", *[m.name for m in chosen], "warnings"]
     return out.sort_values(["ticker", "reportperiod"], kind="stable")[columns].reset_index(drop=True)
+
+
+def _years_as_fourth_quarters(db: Db, read: Any, entity_ids: list[str], needed: list[Metric], apart: list[Metric],
+                              moment: Any) -> pd.DataFrame:
+    """The twelve months of what does not add up over quarters (a figure per share, a share count of a period,
+    which trailing_quarters leaves NULL): the fiscal year's figure, in the row of its fourth quarter."""
+    years = read(db, entity_ids, apart, "year", moment)
+    if years.empty:
+        return years
+    years["item"] = [needed.index(apart[int(i) - 1]) + 1 for i in years["item"]]
+    years["fiscal_period"] = years["fiscal_period"].str[2:] + "Q4"
+    return years
 
 
 def _first_reported(db: Db, entity_ids: list[str], metrics: list[Metric], period: str,
@@ -119,8 +139,8 @@ def _most_recent(db: Db, entity_ids: list[str], metrics: list[Metric], period: s
     # the period first reported: the first report ending then of the metrics asked (not of any concept: a 10-Q's
     # dividend payable at the coming year end is no report of the year)
     firsts = db.sql("""SELECT entity_id, period_end, min(accepted_at) AS datekey,
-            arg_min(filing_id, (accepted_at, filing_id)) AS first_filing, arg_min(form, (accepted_at, filing_id))
-                AS first_form
+            arg_min(filing_id, filing_order(accepted_at, form, filing_id)) AS first_filing,
+            arg_min(form, filing_order(accepted_at, form, filing_id)) AS first_form
         FROM reports
         WHERE entity_id IN (SELECT unnest(?)) AND concept IN (SELECT unnest(?))
           AND (?::TIMESTAMP IS NULL OR accepted_at <= ?::TIMESTAMP)
@@ -131,7 +151,8 @@ def _most_recent(db: Db, entity_ids: list[str], metrics: list[Metric], period: s
 def _rows(db: Db, long: pd.DataFrame, metrics: list[Metric], dim: str) -> pd.DataFrame:
     """One row per entity and period: its datekey, calendardate, filing, unit and a column per metric (a value
     only in the unit its kind takes in the row: the row's currency, shares or that currency per share)."""
-    columns = ["entity_id", "fiscal_period", "period_end", "datekey", "lastupdated", "accession", "form", "unit"]
+    columns = ["entity_id", "fiscal_period", "period_end", "datekey", "lastupdated", "accepted_precision", "accession",
+               "form", "unit"]
     if long.empty:
         return pd.DataFrame(columns=[*columns, "dimension", "calendardate", "reportperiod", "warnings",
                                      *[m.name for m in metrics]])
@@ -156,6 +177,14 @@ def _rows(db: Db, long: pd.DataFrame, metrics: list[Metric], dim: str) -> pd.Dat
     filing = at_key.groupby(KEYS)[["accession", "form_at_key"]].first().rename(columns={"form_at_key": "form"})
     values = long.pivot_table(index=KEYS, columns="metric", values="value", aggfunc="first")
     rows = rows.join(filing, on=KEYS).join(values, on=KEYS)
+    # how exact its times are: the coarsest precision of its filing at datekey and of each value's filing
+    behind = pd.concat([long[[*KEYS, "filing_id"]], rows[[*KEYS, "accession"]].rename(columns={"accession":
+                                                                                              "filing_id"})])
+    with db.frame(behind) as name:
+        precision = db.sql(f"""SELECT {", ".join(f"b.{k}" for k in KEYS)},
+                coarsest_precision(list(f.accepted_precision)) AS accepted_precision
+            FROM {name} b JOIN filings f USING (filing_id) GROUP BY ALL""")
+    rows = rows.merge(precision, on=KEYS, how="left")
     # what a value of the row is flagged with (a quarter derived from a restated year and a first-reported 9 months)
     flagged = long[long["warnings"].map(len) > 0] if "warnings" in long.columns else long.iloc[:0]
     said = {key: sorted(f"{m}: {w}" for m, ws in zip(g["metric"], g["warnings"], strict=True) for w in ws)

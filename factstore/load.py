@@ -10,7 +10,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from factstore import resolve, write
+from factstore import limits, resolve, write
 from factstore.db import Db
 from factstore.errors import LoadError, NotFound
 from factstore.loaders.batch import Batch, LoadReport, sec_entity_id
@@ -41,6 +41,7 @@ def course(db: Db, xbrl: Table | None = None, documents: Table | None = None,
     """The course's files, read and written in one transaction (see FactStore.load_course)."""
     if xbrl is None and documents is None and sales is None:
         raise ValueError("load_course: give xbrl, documents and/or sales")
+    _inputs(xbrl, documents, sales, folder=True)  # a Parquet dataset may be a folder
     with _stages("load course", progress) as step:
         known = None
         if xbrl is not None:
@@ -53,6 +54,7 @@ def course(db: Db, xbrl: Table | None = None, documents: Table | None = None,
 def companyfacts(db: Db, path_or_dict: Json, submissions: Json | list[Json] | None = None, *,
                       progress: bool | None = None) -> LoadReport:
     """One companyfacts JSON with its submissions, in one transaction (see FactStore.load_companyfacts)."""
+    _inputs(path_or_dict, submissions)
     with _stages("load companyfacts", progress) as step:
         batch = read_companyfacts(path_or_dict, submissions)
         step("write")
@@ -62,6 +64,7 @@ def companyfacts(db: Db, path_or_dict: Json, submissions: Json | list[Json] | No
 def companyfacts_many(db: Db, files: list[Json], submissions: list[Json] | None = None, *,
                            progress: bool | None = None) -> list[LoadReport]:
     """Several companyfacts files in one transaction (see FactStore.load_companyfacts_many)."""
+    _inputs(files, submissions)
     with _stages("load companyfacts", progress) as step:
         ahead = SubmissionsAhead(submissions or [])  # read while DuckDB reads the facts
         parsed = parse_companyfacts(files)
@@ -78,6 +81,7 @@ def companyfacts_many(db: Db, files: list[Json], submissions: list[Json] | None 
 
 def fsds(db: Db, paths: str | Path | list[str | Path], *, progress: bool | None = None) -> list[LoadReport]:
     """FSDS quarters, one transaction each (see FactStore.load_fsds)."""
+    _inputs(paths, folder=True)
     reports = []
     for path in [paths] if isinstance(paths, str | Path) else list(paths):
         for quarter in fsds_quarters(path):  # a zip of several quarters: each loaded, one transaction each
@@ -90,21 +94,13 @@ def fsds(db: Db, paths: str | Path | list[str | Path], *, progress: bool | None 
 
 
 def _fsds_known(db: Db, filing_ids: list[str], entity_ids: list[str]) -> Known:
-    """What the store holds of an FSDS quarter: its filings, its companies, and their periods (durations from
-    entity_periods, instants from reports)."""
+    """What the store holds of an FSDS quarter: its filings, its companies, and the periods it knows them to cover
+    to the day (exact_periods)."""
     filings = db.sql("SELECT filing_id, entity_id, form FROM filings WHERE filing_id IN (SELECT unnest(?))",
                        [filing_ids])
     ids = sorted(set(entity_ids) | set(filings["entity_id"]))
     entities = db.sql("SELECT entity_id, name FROM entities WHERE entity_id IN (SELECT unnest(?))", [ids])
-    periods = db.sql("""
-        SELECT entity_id, NULL AS filing_id, period_start, period_end FROM entity_periods
-        WHERE entity_id IN (SELECT unnest(?)) AND reports > 0
-        UNION ALL
-        SELECT DISTINCT entity_id, NULL, NULL::DATE, period_end FROM reports
-        WHERE entity_id IN (SELECT unnest(?)) AND period_start IS NULL
-        UNION ALL
-        SELECT DISTINCT entity_id, filing_id, period_start, period_end FROM reports
-        WHERE filing_id IN (SELECT unnest(?))""", [ids, ids, filing_ids])
+    periods = db.sql("SELECT * FROM exact_periods(?, ?)", [ids, filing_ids])
     units = db.sql("""SELECT DISTINCT entity_id, concept, unit FROM reports WHERE entity_id IN (SELECT unnest(?))
                         AND contains(unit, '/')""", [ids])
     return Known(filings, entities, periods, units)
@@ -114,6 +110,7 @@ def filing(db: Db, path: str | Path, entity: str | int | None = None, *, cik: in
            name: str | None = None, accession: str | None = None, form: str | None = None, accepted_at: Any = None,
            period_end: Any = None, progress: bool | None = None) -> LoadReport:
     """A local SEC primary document, of a company in the store or not (see FactStore.load_filing)."""
+    _inputs(path)
     with _stages("load filing", progress) as step:
         body = read_document(path)
         document = inline_document(body, str(path))
@@ -135,6 +132,7 @@ def xbrl(db: Db, paths: str | Path | list[str | Path], *, accession: str | None 
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     if len(paths) > 1 and (accession is not None or accepted_at is not None):
         raise ValueError("load_xbrl: accession and accepted_at are one filing's; give one path with them")
+    _inputs(paths)
     reports = []
     for path in progress_bar(paths, desc="load xbrl", unit="filing", progress=progress, leave=False):
         document = read_xbrl(path)
@@ -150,6 +148,7 @@ def xbrl(db: Db, paths: str | Path | list[str | Path], *, accession: str | None 
 def xbrl_feed(db: Db, paths: str | Path | list[str | Path], *, progress: bool | None = None) -> list[LoadReport]:
     """EDGAR XBRL feed archives into the xbrl_feed index, one transaction each (see FactStore.load_xbrl_feed)."""
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    _inputs(paths)
     reports = []
     for path in progress_bar(paths, desc="load xbrl-feed", unit="archive", progress=progress, leave=False):
         batch = Batch(source=str(path), kind="xbrl-feed", feed=read_feed(path))
@@ -206,10 +205,21 @@ def _cik(value: int | str, source: str) -> int:
 
 def reports(db: Db, path: Table, *, progress: bool | None = None) -> LoadReport:
     """Markdown reports in the rag6 format, in one transaction (see FactStore.load_reports)."""
+    _inputs(path, folder=True)
     with _stages("load reports", progress) as step:
         batch = read_reports(path)
         step("write")
         return write.apply(db, batch)
+
+
+def _inputs(*given: Any, folder: bool = False) -> None:
+    """Every path among a load's inputs checked before any is read (limits.input_path: a FIFO or device is refused,
+    never opened); dicts, frames and bytes pass as they are."""
+    for item in given:
+        if isinstance(item, list | tuple):
+            _inputs(*item, folder=folder)
+        elif isinstance(item, str | Path):
+            limits.input_path(item, folder=folder)
 
 
 @contextmanager
@@ -225,6 +235,7 @@ def _stages(desc: str, progress: bool | None) -> Iterator[Callable[[str], None]]
 
 def tickers(db: Db, source: Json, *, progress: bool | None = None) -> LoadReport:
     """The tickers of a company_tickers.json added to the companies the store holds (see FactStore.load_tickers)."""
+    _inputs(source)
     with _stages("load tickers", progress) as step:
         rows = read_tickers(source)
         held = set(db.sql("SELECT entity_id FROM entities WHERE cik IS NOT NULL")["entity_id"])

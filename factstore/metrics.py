@@ -262,6 +262,8 @@ def _ttm(db: Db, entity_id: str, metric: Metric, quarter: str | None, moment: da
         quarter = _newest(db, entity_id, metric, "quarter", moment)
     elif quarter.startswith("END:"):
         quarter = _label_ending(db, entity_id, metric, quarter, moment)
+    if metric.kind != "money":
+        return _ttm_apart(db, entity_id, metric, quarter, moment, mode)
     labels = [quarter]
     while len(labels) < 4:
         labels.insert(0, period_before(labels[0]))
@@ -276,6 +278,26 @@ def _ttm(db: Db, entity_id: str, metric: Metric, quarter: str | None, moment: da
     return Figure(metric, sum(f.value for f in parts), parts[0].unit, f"TTM{quarter}", parts[0].start, parts[-1].end,
                   tuple(p for f in parts for p in f.parts), formula=" + ".join(f.period for f in parts),
                   notes=tuple(dict.fromkeys(n for f in parts for n in f.notes)))
+
+
+def _ttm_apart(db: Db, entity_id: str, metric: Metric, quarter: str, moment: datetime | None, mode: str) -> Figure:
+    """The trailing twelve months of what does not add up over quarters (a figure per share, a share count, a
+    ratio): one derived by its formula, over its terms' twelve months; a reported one, the fiscal year's own figure
+    where the twelve months end with the year (its fourth quarter), else refused (a sum of four quarters' EPS is
+    not the twelve months' EPS)."""
+    if metric.formula and not metric.concepts:
+        return _derived(db, entity_id, metric, f"TTM{quarter}", moment)
+    what = {"per_share": "a per-share figure", "shares": "a share count"}.get(metric.kind, f"a {metric.kind}")
+    if metric.statement == "balance":
+        raise NotFound(f"{metric.name} TTM to {quarter}: a balance has no twelve months; ask for it at a date")
+    if not quarter.endswith("Q4"):
+        raise NotFound(f"{metric.name} TTM to {quarter}: {what} does not add up over quarters (a sum of four "
+                       f"quarters' figures is not the twelve months'); its twelve months are known only where they "
+                       f"end with a fiscal year, as the year's reported figure (TTM{quarter[:4]}Q4 = FY{quarter[:4]})")
+    year = figure(db, entity_id, metric, f"FY{quarter[:4]}", moment, mode)
+    return replace(year, period=f"TTM{quarter}", formula=f"FY{quarter[:4]}", notes=(
+        f"the twelve months ending {quarter} are fiscal year {quarter[:4]}: its reported figure ({what} does not "
+        f"add up over quarters)", *year.notes))
 
 
 def _latest(db: Db, entity_id: str, metric: Metric, moment: datetime | None, mode: str = "as_of") -> Figure:

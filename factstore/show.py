@@ -47,6 +47,16 @@ def _moment(value: datetime | str) -> datetime:
     return datetime.fromisoformat(value) if isinstance(value, str) else value
 
 
+def json_text(value: object) -> str:
+    """A value as JSON text: times as ISO strings, a missing or infinite number as null (never NaN or Infinity,
+    which are not JSON)."""
+    import json
+
+    from factstore.timing import json_ready
+
+    return json.dumps(json_ready(value), indent=2, ensure_ascii=False, default=str, allow_nan=False)
+
+
 def frame(df: pd.DataFrame, as_json: bool = False) -> str:
     """A frame as JSON records (a column of days as ISO dates, a time in UTC with its zone: the store's times are
     UTC), or as a table of up to 500 rows ("(no rows)" for none)."""

@@ -52,7 +52,8 @@ DATES = "panel_dates"  # the partition's table of panel dates
 COLUMNS = {
     "PANEL_ASOF": (("date", "time"), ("entity_id", "text"), ("item", "long"), ("concept", "text"), ("tag", "text"),
                    ("unit", "text"), ("fiscal_period", "text"), ("period_start", "day"), ("period_end", "day"),
-                   ("value", "number"), ("accepted_at", "time"), ("derived", "flag"), ("ttm", "number"),
+                   ("value", "number"), ("accepted_at", "time"), ("accepted_precision", "text"), ("derived", "flag"),
+                   ("ttm", "number"),
                    ("filing_id", "text"), ("form", "text")),
     "FACTS_ASOF": (("entity_id", "text"), ("item", "text"), ("concept", "text"), ("unit", "text"),
                    ("period_start", "day"), ("period_end", "day"), ("value", "number"), ("filing_id", "text"),
@@ -108,6 +109,7 @@ def panel(spark: SparkSession, target: str | Path, tickers: Iterable[str | int],
         "reports": spark.read.parquet(str(snapshot / "reports")).where(F.col("concept").isin(params["concepts"]))
         .join(wanted, "entity_id", "left_semi"),
         "entity_periods": spark.read.parquet(str(snapshot / "entity_periods")).join(wanted, "entity_id", "left_semi"),
+        "filings": spark.read.parquet(str(snapshot / "filings")).join(wanted, "entity_id", "left_semi"),
         "entities": wanted,
     }
     answer = _Partition(

@@ -174,9 +174,10 @@ class FactStore:
                        ) -> list[LoadReport]:
         """Load EDGAR XBRL feed archives (`xbrlrss-YYYY-MM.xml`) into the xbrl_feed index, one transaction each:
         each XBRL filing's accession, CIK, company, form, period, filing date, acceptance (the feed's New York
-        time, to the second, kept and as UTC) and XBRL files. An accession listed again (in another month, or
-        loaded again) keeps its first row. `LoadReport.listed` counts the filings new to the index; load_xbrl
-        takes a filing's accession and acceptance from it."""
+        time, to the second, kept and as UTC) and XBRL files. An accession listed again alike (in another month, or
+        loaded again) keeps its first row; listed with another CIK, form, period or time it is refused, naming both
+        listings, as is a periodic report listed before its period ended. `LoadReport.listed` counts the filings new
+        to the index; load_xbrl takes a filing's accession and acceptance from it."""
         return load.xbrl_feed(self.db, paths, progress=progress)
 
     def load_reports(self, path: Table, *, progress: bool | None = None) -> LoadReport:
@@ -338,8 +339,10 @@ class FactStore:
         MRT (the newest values known at `as_of`, restated but never later; `lastupdated` the newest one's
         acceptance); Q quarters, Y fiscal years, T trailing twelve months (an annual filer's: its years). Columns
         ticker, entity_id, dimension, calendardate (the nearest calendar quarter end), datekey, reportperiod,
-        fiscal_period, lastupdated, accession and form (the filing at datekey), unit (the reporting currency),
-        then the metrics; a metric not reported and not derivable is missing (NaN), never 0."""
+        fiscal_period, lastupdated, accepted_precision (the coarsest of the row's times: 'date' where one is only a
+        filing day), accession and form (the filing at datekey), unit (the reporting currency), then the metrics; a
+        metric not reported and not derivable is missing (NaN), never 0 (a TTM per share or share count: the fiscal
+        year's at its fourth quarter, else missing)."""
         return fundamentals.fundamentals(self.db, entities, metrics, dimension=dimension, as_of=as_of)
 
     @staticmethod

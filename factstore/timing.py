@@ -6,6 +6,7 @@ All times leave this module as naive ``datetime`` in UTC, the store's convention
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -85,7 +86,9 @@ def utc_naive(value: datetime) -> datetime:
 
 def json_ready(value: object) -> object:
     """A value with its dates and times, nested in dicts, lists and tuples, as ISO strings; a time with its zone
-    (a naive one is the store's UTC)."""
+    (a naive one is the store's UTC); a number that is not finite is None (JSON's null)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
     if isinstance(value, datetime):
         return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
     if isinstance(value, date):

@@ -5,7 +5,7 @@ keeps a stored accession's facts and records a value edited in place as a revisi
 from __future__ import annotations
 
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import suppress
 from typing import Any
 
@@ -80,7 +80,13 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
     con = db.con
     added: Counter[tuple[str | None, str]] = Counter()
     con.register("_batch_filings", _arrow(batch.filings))
+    distinct = None
     try:
+        early = db.one(SQL["early_filing"], [batch.stored_wins]) if len(batch.filings) else None
+        if early:
+            raise LoadError(early[6] or batch.source, f"accession {early[0]}: a {early[1]} for the period ending "
+                            f"{early[2]} cannot be accepted {early[3]:%Y-%m-%d %H:%M:%S} UTC ({early[5]}), before "
+                            "its period ended", field="accepted_at")
         # a filing stored before must agree with this batch, except that SEC data leaves it as stored
         clash = None if batch.stored_wins else db.one(SQL["filing_clash"])
         if clash and clash[7]:
@@ -102,14 +108,17 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
         # of Arrow facts only: SEC companies, a few distinct values at once)
         new_entities = all_new and isinstance(batch.reports, pa.Table) and \
             _values(batch.reports, "entity_id") <= _values(batch.entities, "entity_id")
+        if batch.stored_wins and len(batch.filings):
+            _retime(db, batch)
         inserted = db.all(SQL["insert_filings"])
         for entity_id, n in Counter(row[0] for row in inserted).items():
             added[entity_id, "filings"] += n
         fresh = len(inserted) == len(batch.filings) and batch.filing_ids() <= _values(batch.filings, "filing_id")
         # where no key repeats (equal keys hash alike) and no filing was stored before, the rows are taken as
         # they are
+        distinct_keys = distinct.result() if distinct else None  # awaited even where unused: its errors are seen
         plain = fresh and bool(len(batch.reports)) and (
-            distinct.result() if distinct else _distinct_keys(db, reports))
+            distinct_keys if distinct else _distinct_keys(db, reports))
         if len(batch.reports):
             _insert_reports(db, batch, reports, reloading, fresh=fresh, plain=plain, new_entities=new_entities)
             # rows taken as they are (plain) are counted in the batch, others in what was left to add
@@ -130,10 +139,25 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
             db.all(SQL["insert_approximate"])
         if batch.xbrl is not None and len(batch.xbrl):
             con.register("_batch_xbrl", _arrow(batch.xbrl))
+            bad = db.one(SQL["implausible_xbrl_value"])
+            if bad:
+                raise LoadError(batch.source_of.get("xbrl", batch.source), _implausible(f"line {bad[0]}", bad[1]),
+                                field="value")
             for entity_id, n in Counter(row[0] for row in db.all(SQL["insert_xbrl_facts"])).items():
                 added[entity_id, "xbrl"] += n
         if batch.feed is not None and len(batch.feed):
             con.register("_batch_feed", batch.feed)
+            early = db.one(SQL["early_feed"])
+            if early:
+                raise LoadError(batch.source, f"accession {early[0]}: item {early[1]} lists a {early[2]} for the "
+                                f"period ending {early[3]} accepted {early[4]} New York, before its period ended",
+                                row=early[1], field="edgar:acceptanceDatetime")
+            feed = db.one(SQL["feed_clash"])
+            if feed:
+                raise LoadError(batch.source, f"accession {feed[0]}: item {feed[1]} lists it as CIK {feed[2]}, "
+                                f"{feed[3]} for {feed[4]}, accepted {feed[5]} New York; {feed[6]} listed it as CIK "
+                                f"{feed[7]}, {feed[8]} for {feed[9]}, accepted {feed[10]} New York",
+                                row=feed[1], field=feed[11])
             added[None, "listed"] += len(db.all(SQL["insert_xbrl_feed"]))
         if batch.sales is not None and len(batch.sales):
             con.register("_batch_sales", batch.sales)
@@ -144,6 +168,8 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
                 db.all("DROP TABLE IF EXISTS _revised")
                 db.all("DROP TABLE IF EXISTS _same")
     finally:
+        if distinct is not None:  # no query outlives the load that started it, whatever failed
+            wait([distinct])
         for name in ("_batch_filings", "_batch_entities", "_batch_documents", "_batch_sales", "_batch_reports",
                      "_batch_approximate", "_batch_declared", "_batch_concepts", "_batch_xbrl", "_batch_feed"):
             with suppress(duckdb.Error):
@@ -151,12 +177,31 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
     return added
 
 
+def _retime(db: Db, batch: Batch) -> None:
+    """SEC data: a stored filing the batch gives a more precise time its evidence allows takes the batch's row, and
+    its copies of the time follow; a time of another precision that contradicts the stored one is refused, naming
+    both (sql/write.sql retimed)."""
+    db.all(SQL["retimed"])
+    try:
+        bad = db.one("SELECT filing_id, old_at, old_precision, old_source, new_at, new_precision, new_source "
+                     "FROM _retimed WHERE NOT fits LIMIT 1")
+        if bad:
+            raise LoadError(bad[6] or batch.source, f"filing {bad[0]} is stored as accepted {bad[1]:%Y-%m-%d %H:%M:%S} "
+                            f"UTC (to the {bad[2]}, from {bad[3]}); this file says {bad[4]:%Y-%m-%d %H:%M:%S} UTC "
+                            f"(to the {bad[5]}): they cannot both be right", field="accepted_at")
+        if db.one("SELECT count(*) FROM _retimed WHERE better")[0]:
+            db.all(SQL["retime_filings"])
+    finally:
+        db.all("DROP TABLE IF EXISTS _retimed")
+
+
 def _insert_entities(db: Db, entities: pd.DataFrame | pa.Table, added: Counter[tuple[str | None, str]]) -> bool:
-    """New entities and their codes; a stored entity gains the batch's tickers and names. Whether all were
-    new."""
+    """New entities and their codes; a stored entity gains the batch's tickers and names, its name the latest
+    stated (sql/write.sql new_entities). Whether all were new."""
     # registered as Arrow: DuckDB scans lists of names there without converting Python objects each time
     db.con.register("_batch_entities", _entity_table(entities))
-    changed = db.all(SQL["new_entities"])
+    db.all(SQL["new_entities"])
+    changed = db.all("SELECT entity_id, new FROM _entities")
     new = [entity_id for entity_id, is_new in changed if is_new]
     for entity_id, is_new in changed:
         added[entity_id, "entities" if is_new else "changed"] += 1
@@ -164,6 +209,7 @@ def _insert_entities(db: Db, entities: pd.DataFrame | pa.Table, added: Counter[t
     if changed:  # entities stored as the batch has them are left alone (a company's next filing, mostly)
         db.all(SQL["insert_new_entities"] if all_new else SQL["insert_entities"])
         db.all(SQL["insert_aliases"])
+    db.all("DROP TABLE _entities")
     return all_new
 
 
@@ -181,6 +227,9 @@ def _insert_reports(db: Db, batch: Batch, reports: pa.Table, reloading: bool, fr
     caller to count: a temp table, or a view of the batch where they are `plain` (to take as they are)."""
     source = batch.source_of.get("reports", batch.source)
     db.con.register("_batch_reports", reports)
+    bad = db.one(SQL["implausible_value"])
+    if bad:
+        raise LoadError(source, _implausible(batch.row_name(bad[0]), bad[1]), field="value")
     if plain:
         db.all(SQL["plain_reports"])
     else:
@@ -189,7 +238,7 @@ def _insert_reports(db: Db, batch: Batch, reports: pa.Table, reloading: bool, fr
     if twice:
         rows = db.all(SQL["rows_of_fact"], list(twice))
         raise LoadError(source, f"the same fact ({twice[1]} {twice[4]}) is given twice with different "
-                        f"values in filing {twice[0]} (rows {', '.join(batch.row_name(r[0]) for r in rows)})",
+                        f"values in filing {twice[0]} ({', '.join(batch.row_name(r[0]) for r in rows)})",
                         field="value")
     if batch.stored_wins and not fresh:
         _keep_stored(db, source, fills=batch.fills)
@@ -209,22 +258,51 @@ def _insert_reports(db: Db, batch: Batch, reports: pa.Table, reloading: bool, fr
         db.con.register("_batch_concepts", pa.table({"concept": pc.unique(batch.reports["concept"])}))
         named = "_batch_concepts"
     db.all(SQL["insert_concepts"].format(concepts=named))
+    if batch.stored_wins and not batch.fills:  # companyfacts
+        db.all(SQL["insert_vintage"])
+    if batch.approximate is None:  # a source of exact dates (not FSDS): what FSDS placed approximately is placed anew
+        _place_anew(db, source)
+
+
+def _place_anew(db: Db, source: str) -> None:
+    """What FSDS placed before the store knew the company (per-share values in their currency, facts at calendar
+    months), of the batch's entities, placed anew by what the store now knows (sql/write.sql, confirmed_exact to
+    approximate_left), as if FSDS had been loaded last."""
+    db.all(SQL["confirmed_exact"])
+    if not db.one(SQL["any_loose"])[0]:
+        return
+    moved = 0
+    for steps in (("per_share",), ("loose_facts", "exact_known", "moved")):  # units first: periods are keyed by them
+        for name in steps:
+            db.all(SQL[name])
+        if count := db.one("SELECT count(*) FROM _moved")[0]:
+            db.all(SQL["moved_revised"], [source])
+            db.all(SQL["moved_dropped"])
+            db.all(SQL["moved_placed"])
+            moved += count
+    if moved:
+        for name in ("uncounted_periods", "declared_only", "recounted_periods", "approximate_left"):
+            db.all(SQL[name])
+    for table in ("_loose", "_exact", "_moved"):
+        db.all(f"DROP TABLE {table}")  # ours
 
 
 def _keep_stored(db: Db, source: str, fills: bool = False) -> None:
     """SEC data: the facts of an accession its entity has loaded before are not loaded again, and a value
     not known before for a fact of it (the SEC edits old filings in place) goes to revisions, learned now,
     never into what as-of queries read. A source that lists filings whole (`fills`: FSDS) adds the facts the
-    store has no value for; only a value differing from a stored one of the same fact is a revision."""
-    loaded = db.one(SQL["loaded_before"])[0]
+    store has no value for; only a value differing from a stored one of the same fact is a revision. So does
+    companyfacts for an accession no companyfacts file listed before (one FSDS or XBRL gave: any order, one store)."""
+    loaded = db.one(SQL["loaded_before"], [fills])[0]
     if not loaded:  # nothing of these accessions stored before: nothing revised
         db.all(SQL["no_revisions"])
         db.all("DROP TABLE _loaded")
         return
     db.all(SQL["same_facts"])
-    db.all(SQL["revised"], [source, fills, fills])
+    db.all(SQL["revised"], [source, fills])
     db.all(SQL["insert_revisions"])
-    db.all(SQL["keep_stored"], [fills])
+    db.all(SQL["refined"])
+    db.all(SQL["keep_stored"])
     db.all("DROP TABLE _loaded")
 
 
@@ -249,6 +327,12 @@ def _insert_documents(db: Db, documents: pd.DataFrame) -> Counter[str | None]:
         index.insert_chunks(db, index.chunks_of(db, docs, strategy))
     index.forget(db)
     return Counter(None if pd.isna(e) else e for e in new["entity_id"])
+
+
+def _implausible(where: str, value: Any) -> str:
+    """Why a value is refused (sql/write.sql implausible_value), its text cut short."""
+    shown = "missing" if value is None else f"{str(value)[:40]}{'...' if len(str(value)) > 40 else ''}"
+    return f"{where}: {shown} is no value a filing could state (not finite, or nonzero of a size outside 1e-12 to 1e18)"
 
 
 def _entity_table(entities: pd.DataFrame | pa.Table) -> pa.Table:

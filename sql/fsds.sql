@@ -31,6 +31,15 @@ SELECT data_row, adsh AS filing_id, cik::BIGINT AS cik, sec_entity_id(cik) AS en
     prevrpt = '1' AS superseded, nullif(fye, '') AS fye
 FROM query_table(sub);
 
+-- fsds_entities: each company of the submissions with the name of its latest (at the same minute, the greatest:
+-- the write plan's order, sql/write.sql new_entities) and the names the others give it, sorted, once each
+CREATE OR REPLACE MACRO fsds_entities(subs) AS TABLE
+SELECT entity_id, cik, name, list_sort(list_filter(names, lambda n: n <> name)) AS other_names
+FROM (SELECT entity_id, any_value(cik) AS cik, arg_max(name, (accepted_at, name)) AS name,
+          list_distinct(list(name)) AS names
+      FROM query_table(subs) WHERE name IS NOT NULL AND name <> '' GROUP BY entity_id)
+ORDER BY entity_id;
+
 -- fsds_month_day: the day d of month m of year y, or the month's last day where it has no day d
 CREATE OR REPLACE MACRO fsds_month_day(y, m, d) AS
     least((make_date(y, m, 1) + to_days(d - 1))::DATE, last_day(make_date(y, m, 1)));
@@ -50,19 +59,34 @@ WITH given AS (
 SELECT entity_id, filing_id, (fy_end - INTERVAL 1 YEAR + INTERVAL 1 DAY)::DATE AS fy_start, fy_end, accepted_at
 FROM ends;
 
--- fsds_num_problems: each num.txt row with the first of its fields that is not as the SEC writes it (NULL: none);
--- a value may be empty (a nil fact, not loaded)
+-- fsds_num_problems: each num.txt row with the first of its fields that is not as the SEC writes it (NULL: none).
+-- ddate: a real day (yyyymmdd) of the years 1900 to 2199 (the SEC's own data never ends a period after its filing;
+-- a year outside is no period a filing reports, as 99991231). qtrs: a whole number of quarters (0: an instant) whose
+-- period (fsds_periods: from the day after ddate, qtrs quarters back) starts in 1900 or later (qtrs=999 would start
+-- in 1775). segments: empty (no dimension), or axis=member pairs each
+-- ending in ';' (the SEC's spelling, 'ProductOrService=IPhone;'), or axis/member pairs between ';' (the XBRL
+-- spelling of daily files, 'us-gaap:StatementClassOfStockAxis/us-gaap:CommonClassAMember'); no name empty (the
+-- names themselves are checked by the loader, factstore.loaders.fsds). value: empty (a nil fact, not loaded) or a
+-- number, never one a double holds only as 0 ('1e-400'); whether it is one a filing could state is the write
+-- plan's rule (sql/write.sql implausible_value).
 CREATE OR REPLACE MACRO fsds_num_problems(num) AS TABLE
 SELECT data_row, CASE
     WHEN NOT coalesce(regexp_full_match(adsh, '\d{10}-\d{2}-\d{6}'), false) THEN 'adsh'
     WHEN coalesce(tag, '') = '' THEN 'tag'
     WHEN coalesce(version, '') = '' THEN 'version'
-    WHEN try_strptime(ddate, '%Y%m%d') IS NULL THEN 'ddate'
-    WHEN coalesce(try_cast(qtrs AS INTEGER), -1) < 0 THEN 'qtrs'
+    WHEN NOT (coalesce(regexp_full_match(ddate, '\d{8}'), false)
+              AND coalesce(year(try_strptime(ddate, '%Y%m%d')) BETWEEN 1900 AND 2199, false)) THEN 'ddate'
+    WHEN NOT coalesce(regexp_full_match(qtrs, '\d{1,8}'), false) OR year(try_strptime(ddate, '%Y%m%d')::DATE + 1) * 12
+        + month(try_strptime(ddate, '%Y%m%d')::DATE + 1) - 1 - 3 * try_cast(qtrs AS BIGINT) < 1900 * 12 THEN 'qtrs'
     WHEN coalesce(uom, '') = '' THEN 'uom'
-    WHEN coalesce(value, '') <> '' AND try_cast(value AS DOUBLE) IS NULL THEN 'value'
+    WHEN coalesce(segments, '') <> '' AND NOT regexp_full_match(segments,
+        '(\s*[^=;/\s][^=;/]*=\s*[^=;/\s][^=;/]*;)+\s*|\s*[^=;/\s][^=;/]*/\s*[^=;/\s][^=;/]*(;\s*[^=;/\s][^=;/]*/\s*[^=;/\s][^=;/]*)*;?\s*')
+        THEN 'segments'
+    WHEN coalesce(value, '') <> '' AND (try_cast(value AS DOUBLE) IS NULL OR (try_cast(value AS DOUBLE) = 0
+        AND regexp_matches(split_part(lower(value), 'e', 1), '[1-9]'))) THEN 'value'
 END AS problem, CASE problem WHEN 'adsh' THEN adsh WHEN 'tag' THEN tag WHEN 'version' THEN version
-    WHEN 'ddate' THEN ddate WHEN 'qtrs' THEN qtrs WHEN 'uom' THEN uom WHEN 'value' THEN value END AS found
+    WHEN 'ddate' THEN ddate WHEN 'qtrs' THEN qtrs WHEN 'uom' THEN uom WHEN 'segments' THEN segments
+    WHEN 'value' THEN value END AS found
 FROM query_table(num);
 
 -- fsds_facts: num.txt's values with a standard taxonomy's tag (a filer's own tags, version = its adsh, are left out,
@@ -75,26 +99,3 @@ SELECT data_row AS row, adsh AS filing_id,
     nullif(segments, '') AS segments, nullif(coreg, '') AS coreg, value::DOUBLE AS value
 FROM query_table(num)
 WHERE coalesce(value, '') <> '' AND version <> adsh;
-
--- fsds_periods: each fact's period, the company's own where the store knows it: one its filing reported (the store
--- holds the filing) ending within 16 days of the month end FSDS rounds to, else one of the company's ending within a
--- week, of the same length (the closest); otherwise the calendar months FSDS names, marked approximate.
--- facts: (row, filing_id, entity_id, ddate, qtrs); known: (entity_id, filing_id, period_start, period_end), filing_id
--- NULL for the company's calendar, period_start NULL for instants
-CREATE OR REPLACE MACRO fsds_periods(facts, known) AS TABLE
-WITH known AS (SELECT entity_id, filing_id, period_start::DATE AS period_start, period_end::DATE AS period_end,
-                      date_diff('day', period_start::DATE, period_end::DATE) AS days FROM query_table(known)),
-matched AS (
-    SELECT f.row, k.period_start, k.period_end
-    FROM query_table(facts) f JOIN known k
-      ON k.entity_id = f.entity_id AND (k.filing_id = f.filing_id OR k.filing_id IS NULL)
-     AND abs(date_diff('day', f.ddate, k.period_end)) <= CASE WHEN k.filing_id IS NULL THEN 7 ELSE 16 END
-     AND (CASE WHEN f.qtrs = 0 THEN k.period_start IS NULL ELSE abs(k.days - 91.3 * f.qtrs) <= 10 END)
-    QUALIFY row_number() OVER (PARTITION BY f.row ORDER BY k.filing_id IS NULL,
-        abs(date_diff('day', f.ddate, k.period_end)), abs(k.days - 91.3 * f.qtrs), k.period_end) = 1)
-SELECT f.row,
-    CASE WHEN m.period_end IS NOT NULL THEN m.period_start
-         WHEN f.qtrs > 0 THEN (f.ddate + INTERVAL 1 DAY - to_months(3 * f.qtrs))::DATE END AS period_start,
-    coalesce(m.period_end, f.ddate) AS period_end,
-    m.period_end IS NULL AS approximate
-FROM query_table(facts) f LEFT JOIN matched m ON m.row = f.row;

@@ -101,10 +101,24 @@ CREATE OR REPLACE MACRO qualified_concepts(concepts) AS
     list_transform(concepts, lambda c: CASE WHEN contains(c, ':') THEN c
         ELSE error('concept ''' || c || ''': give it qualified, as us-gaap:' || c || ' (store.resolve_concepts)') END);
 
+-- The one order of filings, stated once, for every reading (as of, first, latest, panels, histories): by acceptance
+-- time, within one second an original before its amendment, then by accession.
+CREATE OR REPLACE MACRO filing_order(accepted_at, form, filing_id) AS
+    (accepted_at, coalesce(form LIKE '%/A', false), filing_id);
+
 -- A mode as given, checked: 'as_of', 'first' or 'latest'; an error for any other (a typo never reads as 'as_of').
 CREATE OR REPLACE MACRO mode_key(mode) AS
     CASE WHEN mode IN ('as_of', 'first', 'latest') THEN mode
          ELSE error('mode ''' || coalesce(mode::VARCHAR, 'NULL') || ''': give as_of, first or latest') END;
+
+-- A periodic report: a 10-K, 10-Q, 20-F or 40-F (or a variant: 10-KT, 10-QT, 10-K405, 10-KSB, 10-QSB), or an amendment.
+CREATE OR REPLACE MACRO is_periodic(form) AS
+    regexp_full_match(upper(form), '(10-K|10-K405|10-KSB|10-KT|10-Q|10-QSB|10-QT|20-F|40-F)(/A)?');
+
+-- A periodic report accepted (New York time) on or before its period's last day: impossible, so a wrong time or period.
+CREATE OR REPLACE MACRO accepted_before_period(form, period_end, accepted_at) AS
+    is_periodic(form) AND timezone('America/New_York', timezone('UTC', accepted_at::TIMESTAMP))::DATE
+        <= period_end::DATE;
 
 -- Length class of a period, by days with tolerance: instant, quarter, half, nine_months, year or other.
 CREATE OR REPLACE MACRO duration_class(s, e) AS
@@ -142,11 +156,11 @@ WITH wanted AS MATERIALIZED (
     SELECT entity_id, concept, unit, period_start, period_end, any_value(rank) AS rank,
         CASE WHEN mode = 'first'
             THEN arg_min({'value': value, 'filing_id': filing_id, 'form': form, 'accepted_at': accepted_at},
-                         (accepted_at, filing_id))
+                         filing_order(accepted_at, form, filing_id))
             ELSE arg_max({'value': value, 'filing_id': filing_id, 'form': form, 'accepted_at': accepted_at},
-                         (accepted_at, filing_id))
+                         filing_order(accepted_at, form, filing_id))
         END AS v,
-        arg_min(value, (accepted_at, filing_id)) AS first_value,
+        arg_min(value, filing_order(accepted_at, form, filing_id)) AS first_value,
         count(*) AS n_versions
     FROM versions
     GROUP BY entity_id, concept, unit, period_start, period_end
@@ -163,8 +177,8 @@ FROM keyed
 -- (without a list each concept is its own item, so nothing to choose: as a constant, the optimizer drops the window)
 QUALIFY concepts IS NULL OR row_number() OVER (
     PARTITION BY entity_id, item, unit, period_start, period_end
-    ORDER BY CASE WHEN mode = 'first' THEN v.accepted_at END, CASE WHEN mode = 'first' THEN v.filing_id END,
-             v.accepted_at DESC, v.filing_id DESC, rank) = 1;
+    ORDER BY CASE WHEN mode = 'first' THEN filing_order(v.accepted_at, v.form, v.filing_id) END,
+             filing_order(v.accepted_at, v.form, v.filing_id) DESC, rank) = 1;
 
 -- Each entity's fiscal years (number, start, end), learned from the annual periods (or, lacking them, the
 -- year-to-date starts) reported by as_of (an entity with none by then, e.g. before its first 10-K, uses all
@@ -410,9 +424,9 @@ WITH q AS (
 SELECT q.question_no, r.unit,
     CASE WHEN mode = 'first'
         THEN arg_min({'value': r.value, 'filing_id': r.filing_id, 'form': r.form, 'accepted_at': r.accepted_at},
-                     (r.accepted_at, r.filing_id))
+                     filing_order(r.accepted_at, r.form, r.filing_id))
         ELSE arg_max({'value': r.value, 'filing_id': r.filing_id, 'form': r.form, 'accepted_at': r.accepted_at},
-                     (r.accepted_at, r.filing_id))
+                     filing_order(r.accepted_at, r.form, r.filing_id))
     END AS v
 FROM q JOIN reports r
   ON r.entity_id = q.entity_id AND r.concept = q.concept AND r.period_end = q.period_end
@@ -441,7 +455,8 @@ WITH wanted AS (
     SELECT unnest(range(1, len(parts) + 1)) AS part_no, unnest(parts) AS p
 ), found AS (
     SELECT w.part_no, first_report(list({'concept': r.concept, 'value': r.value, 'filing_id': r.filing_id,
-        'form': r.form, 'accepted_at': r.accepted_at} ORDER BY r.accepted_at, r.filing_id), any_value(w.p)) AS first
+        'form': r.form, 'accepted_at': r.accepted_at} ORDER BY filing_order(r.accepted_at, r.form, r.filing_id)),
+        any_value(w.p)) AS first
     FROM wanted w JOIN reports r
       ON r.entity_id = entity AND r.unit = w.p.unit AND r.period_end = w.p.period_end
      AND r.period_start IS NOT DISTINCT FROM w.p.period_start
@@ -462,9 +477,10 @@ SELECT v.concept AS concept, unit, fact_start::DATE AS period_start, fact_end::D
 -- (subqueries, not CTEs, no window, one statement, and few expressions: a point lookup's time goes to binding them)
 FROM (SELECT unit,
           -- (facts_asof's order: the newest filing, or the first, then the first concept in the list)
-          CASE WHEN mode = 'first' THEN arg_min(r, (r.accepted_at, r.filing_id, rank)) FILTER (exact)
-               ELSE arg_max(r, (r.accepted_at, r.filing_id, -rank)) FILTER (exact) END AS v,
-          list_sort(list(r) FILTER (exact)) AS reports,  -- (r's first fields: in order of acceptance and filing)
+          CASE WHEN mode = 'first' THEN arg_min(r, (filing_order(r.accepted_at, r.form, r.filing_id), rank))
+                   FILTER (exact)
+               ELSE arg_max(r, (filing_order(r.accepted_at, r.form, r.filing_id), -rank)) FILTER (exact) END AS v,
+          list(r ORDER BY filing_order(r.accepted_at, r.form, r.filing_id)) FILTER (exact) AS reports,
           bool_or(NOT exact) AS derivable
       FROM (SELECT unit, list_position(concepts, concept) AS rank,
                 {'accepted_at': accepted_at, 'filing_id': filing_id, 'concept': concept, 'value': value, 'form': form}
@@ -504,17 +520,29 @@ CREATE OR REPLACE MACRO unit_rank(unit, currency) AS
 CREATE OR REPLACE MACRO reporting_currency(entity) AS (
     SELECT currency FROM reporting_currencies() WHERE entity_id = entity_key(entity));
 
+-- The coarsest of acceptance precisions (a list of 'second', 'minute' and 'date'): what rests on a time known to the
+-- day (a filing day's fallback, end of day New York) is known to the day only.
+CREATE OR REPLACE MACRO coarsest_precision(precisions) AS
+    CASE WHEN list_contains(precisions, 'date') THEN 'date' WHEN list_contains(precisions, 'minute') THEN 'minute'
+         WHEN list_contains(precisions, 'second') THEN 'second' END;
+
 -- Each quarter known at as_of with its trailing twelve months: the sum of it and the three quarters before when
--- they are consecutive fiscal quarters of a duration (a balance: its own value), known once all four are.
+-- they are consecutive fiscal quarters of a duration in a unit that adds up (a balance: its own value; a figure per
+-- share or a share count: NULL, a sum of quarters' EPS is not the twelve months'), known once all four are, from
+-- the filing of the one known last.
 CREATE OR REPLACE MACRO trailing_quarters_by_id(as_of, mode := 'as_of', concepts := NULL, entity := NULL) AS TABLE
-SELECT * EXCLUDE (value, period_start, accepted_at, consecutive, sum4, start4, known4),
+SELECT * EXCLUDE (value, period_start, accepted_at, filing_id, form, consecutive, sum4, start4, known4, newest4),
     CASE WHEN period_start IS NULL THEN value WHEN consecutive THEN sum4 END AS value,
     CASE WHEN period_start IS NOT NULL AND consecutive THEN start4 END AS period_start,
-    CASE WHEN period_start IS NULL THEN accepted_at ELSE known4 END AS accepted_at
+    CASE WHEN period_start IS NULL THEN accepted_at ELSE known4 END AS accepted_at,
+    CASE WHEN period_start IS NULL THEN filing_id ELSE newest4.filing_id END AS filing_id,
+    CASE WHEN period_start IS NULL THEN form ELSE newest4.form END AS form
 FROM (SELECT *,
           fiscal_year * 4 + fiscal_quarter - lag(fiscal_year * 4 + fiscal_quarter, 3) OVER last4 = 3
-              AND count(period_start) OVER last4 = 4 AS consecutive,
-          sum(value) OVER last4 AS sum4, min(period_start) OVER last4 AS start4, max(accepted_at) OVER last4 AS known4
+              AND count(period_start) OVER last4 = 4 AND is_additive_unit(unit) AS consecutive,
+          sum(value) OVER last4 AS sum4, min(period_start) OVER last4 AS start4, max(accepted_at) OVER last4 AS known4,
+          arg_max({'filing_id': filing_id, 'form': form}, filing_order(accepted_at, form, filing_id)) OVER last4
+              AS newest4
       FROM quarters_asof_by_id(as_of, mode := mode, concepts := concepts, entity := entity)
       WHERE value IS NOT NULL
       WINDOW last4 AS (PARTITION BY entity_id, item, unit ORDER BY period_end ROWS 3 PRECEDING));
@@ -546,3 +574,20 @@ SELECT * FROM trailing_quarters_by_id(as_of, mode := mode, concepts := concepts,
 CREATE OR REPLACE MACRO lookup_asof(questions, mode := 'as_of') AS TABLE
 WITH _lookup_questions AS (SELECT * REPLACE (entity_key(entity) AS entity) FROM query_table(questions))
 SELECT * FROM lookup_asof_by_id('_lookup_questions', mode := mode);
+
+-- exact_periods: the periods an entity's filings are known to cover to the day, for placing FSDS's month ends
+-- (fsds_periods): its calendar (durations with reports, instants) and, with filing_id, the entity's filings' own
+-- periods with how many facts each reports at it; a period FSDS gave only approximately is not one, whatever load
+-- came first
+CREATE OR REPLACE MACRO exact_periods(entity_ids, filing_ids) AS TABLE
+SELECT * FROM (
+    SELECT entity_id, NULL::VARCHAR AS filing_id, period_start, period_end, reports AS n_facts FROM entity_periods
+    WHERE entity_id IN (SELECT unnest(entity_ids)) AND reports > 0
+    UNION ALL
+    SELECT entity_id, NULL, NULL::DATE, period_end, count(*) FROM reports
+    WHERE entity_id IN (SELECT unnest(entity_ids)) AND period_start IS NULL GROUP BY ALL
+    UNION ALL
+    SELECT entity_id, filing_id, period_start, period_end, count(*) FROM reports
+    WHERE filing_id IN (SELECT unnest(filing_ids)) GROUP BY ALL) k
+WHERE NOT EXISTS (SELECT 1 FROM approximate_periods a WHERE a.entity_id = k.entity_id
+    AND a.period_end = k.period_end AND a.period_start IS NOT DISTINCT FROM k.period_start);

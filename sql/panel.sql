@@ -8,7 +8,8 @@
 -- the period ('quarter', 'year': fiscal years, 'ttm': the trailing twelve months, a balance as of the newest
 -- quarter), and with events := true, instead of the dates each entity's own vintages (the acceptance times of its
 -- reports and periods), each seeing what was known at it. A date sees only filings accepted strictly before it. The TTM is the sum of the four newest quarters
--- known then, NULL unless they are four consecutive fiscal quarters of a duration (never for instants). Among
+-- known then, NULL unless they are four consecutive fiscal quarters of a duration in a unit that adds up (never for
+-- instants, figures per share or share counts). Among
 -- units, the entity's reporting currency (then USD) wins at the newest period. Rows come unordered.
 --
 -- How: an entity's quarters change only when one of its filings is accepted, so each date takes the latest
@@ -81,7 +82,7 @@ WITH panel_dates AS (
     FROM spans s JOIN panel_reports r
       ON r.entity_id = s.entity_id AND r.period_end > s.span.lo AND r.period_end <= s.span.hi
     WINDOW fact AS (PARTITION BY s.span_id, r.item, r.concept, r.unit, r.period_start, r.period_end
-                    ORDER BY r.accepted_at, r.filing_id)
+                    ORDER BY filing_order(r.accepted_at, r.form, r.filing_id))
 ), states AS (
     -- a vintage's fiscal year as known then: its span and the newest acceptance in it
     SELECT c.pseudo_id, c.vintage, c.shift, c.fiscal_year, s.span_id, t.state_at
@@ -104,8 +105,8 @@ WITH panel_dates AS (
     -- of an item's concepts reporting the period, the one facts_asof takes (the newest filing's, or the first's;
     -- within a filing the first in the list)
     QUALIFY row_number() OVER (PARTITION BY s.rep, r.item, r.unit, r.period_start, r.period_end
-        ORDER BY CASE WHEN mode = 'first' THEN r.accepted_at END, CASE WHEN mode = 'first' THEN r.filing_id END,
-                 r.accepted_at DESC, r.filing_id DESC, r.rank) = 1
+        ORDER BY CASE WHEN mode = 'first' THEN filing_order(r.accepted_at, r.form, r.filing_id) END,
+                 filing_order(r.accepted_at, r.form, r.filing_id) DESC, r.rank) = 1
 ), quarters AS (
     -- the known quarters of each year as its computing vintage knew it (none when fiscal years are asked)
     SELECT q.entity_id AS rep, q.fiscal_year, q.item::INTEGER AS item, q.unit, q.fiscal_period, q.period_start,
@@ -151,6 +152,7 @@ WITH panel_dates AS (
         CASE WHEN period <> 'year' AND count(*) FILTER (recency <= 4) = 4
                   AND max(quarter_no) FILTER (recency <= 4) - min(quarter_no) FILTER (recency <= 4) = 3
                   AND bool_and(period_start IS NOT NULL) FILTER (recency <= 4)
+                  AND is_additive_unit(unit)  -- (a sum of four quarters' EPS is not the twelve months')
              THEN {'value': sum(value) FILTER (recency <= 4), 'start': min(period_start) FILTER (recency <= 4)}
         END AS ttm
     FROM ranked
@@ -190,5 +192,6 @@ SELECT date, entity_id, item, concept, tag, unit, newest.fiscal_period AS fiscal
         AS period_start,
     newest.period_end AS period_end,
     CASE WHEN period = 'ttm' AND newest.period_start IS NOT NULL THEN ttm.value ELSE newest.value END AS value,
-    accepted_at, newest.derived AS derived, ttm.value AS ttm, newest.filing_id AS filing_id, newest.form AS form
+    accepted_at, (SELECT accepted_precision FROM filings f WHERE f.filing_id = newest.filing_id) AS accepted_precision,
+    newest.derived AS derived, ttm.value AS ttm, newest.filing_id AS filing_id, newest.form AS form
 FROM cells;

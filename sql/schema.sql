@@ -7,9 +7,11 @@ CREATE TABLE IF NOT EXISTS entities (
     cik BIGINT,
     name VARCHAR,
     tickers VARCHAR[],
-    other_names VARCHAR[]               -- former names (SEC submissions) and other spellings of the name
+    other_names VARCHAR[],              -- former names (SEC submissions) and other spellings of the name
+    named_at TIMESTAMP                  -- when the name was stated: its latest filing's acceptance (NULL: unknown)
 );
 ALTER TABLE entities ADD COLUMN IF NOT EXISTS other_names VARCHAR[];  -- stores made before the column
+ALTER TABLE entities ADD COLUMN IF NOT EXISTS named_at TIMESTAMP;  -- stores made before the column
 
 -- Every code an entity can be asked by (upper-case tickers, CIK with and without zeros); names, former names,
 -- acronyms and curated aliases are resolved by factstore.names.
@@ -123,6 +125,14 @@ CREATE TABLE IF NOT EXISTS entity_periods (
     reports BIGINT NOT NULL,
     PRIMARY KEY (entity_id, period_start, period_end)
 );
+-- when a filing first declared the period its fiscal year (FSDS sub.txt's fye; NULL: none did); a store made before
+-- the column had its declared years as the periods of no reports
+ALTER TABLE entity_periods ADD COLUMN IF NOT EXISTS declared_at TIMESTAMP;
+UPDATE entity_periods SET declared_at = first_accepted_at WHERE reports = 0 AND declared_at IS NULL;
+
+-- The accessions a companyfacts file listed facts of: a later companyfacts file adds no fact to them (what the SEC
+-- edited in place since is a revision), while one only FSDS or XBRL gave is filled with the facts the store lacks.
+CREATE TABLE IF NOT EXISTS vintage_accessions (filing_id VARCHAR PRIMARY KEY);
 
 -- Periods that the SEC's Financial Statement Data Sets gave only as month ends, with no period of the company's
 -- own of that length ending within a week: their bounds are calendar month ends, approximate.

@@ -46,7 +46,7 @@ WITH ordered AS (
         lag(accepted_at) OVER w AS old_accepted_at
     FROM reports
     WINDOW w AS (PARTITION BY entity_id, concept, unit, period_start, period_end
-                 ORDER BY accepted_at, filing_id)
+                 ORDER BY filing_order(accepted_at, form, filing_id))
 )
 SELECT entity_id, concept, unit, period_start, period_end, old_value, new_value,
     (new_value - old_value) / nullif(abs(old_value), 0) AS relative_change,

@@ -8,35 +8,95 @@ SELECT b.filing_id, f.accepted_at, b.accepted_at, f.form, b.form, f.entity_id, b
     f.accepted_at <> b.accepted_at OR f.form <> b.form OR f.entity_id <> b.entity_id AS differs
 FROM _batch_filings b JOIN filings f USING (filing_id) ORDER BY differs DESC LIMIT 1;
 
+-- name: early_filing
+-- SEC data (the parameter): a periodic report accepted before its period ended is refused; the first, if any (the
+-- filing's declared period: a fact may end later, as a cover's shares outstanding or a contract's dates do).
+SELECT filing_id, form, period_end::DATE, accepted_at::TIMESTAMP, accepted_precision, accepted_note, source
+FROM _batch_filings WHERE ? AND accepted_before_period(form, period_end, accepted_at) LIMIT 1;
+
 -- name: insert_filings
 -- A filing is stored once: the first load of an accession wins, and later ones leave it as it is.
 INSERT INTO filings SELECT filing_id, entity_id, form, period_end::DATE, filed::DATE,
     accepted_at::TIMESTAMP, accepted_precision, accepted_note, source
 FROM _batch_filings ON CONFLICT (filing_id) DO NOTHING RETURNING entity_id;
 
+-- name: retimed
+-- SEC data: a stored filing the batch gives a time of another precision ('date' < 'minute' < 'second'). The more
+-- precise time must lie where the less precise allows (a filing date's fallback: by the end of that day, of that
+-- filing date; a minute: within a minute either side, as timing.WINDOW); `better`: the batch's is the more precise
+-- and replaces the stored row, whichever source came first; `fits`: the two agree (else the load is refused).
+CREATE OR REPLACE TEMP TABLE _retimed AS
+SELECT *, CASE lo.precision WHEN 'date' THEN hi.at <= lo.at AND (hi.filed IS NULL OR hi.filed = lo.filed)
+                            ELSE abs(epoch(hi.at) - epoch(lo.at)) <= 60 END AS fits
+FROM (SELECT b.filing_id, f.accepted_at AS old_at, f.accepted_precision AS old_precision, f.source AS old_source,
+          b.accepted_at::TIMESTAMP AS new_at, b.accepted_precision AS new_precision, b.source AS new_source,
+          list_position(['date', 'minute', 'second'], b.accepted_precision)
+              > list_position(['date', 'minute', 'second'], f.accepted_precision) AS better,
+          {'at': f.accepted_at, 'precision': f.accepted_precision, 'filed': f.filed} AS stored,
+          {'at': b.accepted_at::TIMESTAMP, 'precision': b.accepted_precision, 'filed': b.filed::DATE} AS given,
+          CASE WHEN better THEN stored ELSE given END AS lo, CASE WHEN better THEN given ELSE stored END AS hi
+      FROM _batch_filings b JOIN filings f USING (filing_id)
+      WHERE b.accepted_precision <> f.accepted_precision);
+
+-- name: retime_filings
+-- A better time replaces the stored filing's row, and every time copied from it (reports, XBRL facts, documents; a
+-- period first known or declared from it is so from the better time, or the period's first report now).
+UPDATE filings f SET form = b.form, period_end = b.period_end::DATE, filed = b.filed::DATE,
+    accepted_at = b.accepted_at::TIMESTAMP, accepted_precision = b.accepted_precision, accepted_note = b.accepted_note,
+    source = b.source
+FROM _batch_filings b JOIN _retimed t USING (filing_id) WHERE f.filing_id = b.filing_id AND t.better;
+UPDATE reports r SET accepted_at = t.new_at FROM _retimed t WHERE r.filing_id = t.filing_id AND t.better;
+UPDATE xbrl_facts x SET accepted_at = t.new_at FROM _retimed t WHERE x.filing_id = t.filing_id AND t.better;
+UPDATE documents d SET accepted_at = t.new_at FROM _retimed t WHERE d.doc_id = t.filing_id AND t.better;
+UPDATE entity_periods p SET first_accepted_at = least(t.new_at, coalesce((SELECT min(r.accepted_at) FROM reports r
+        WHERE r.entity_id = p.entity_id AND r.period_start = p.period_start AND r.period_end = p.period_end), t.new_at))
+FROM _retimed t JOIN filings f USING (filing_id)
+WHERE t.better AND p.entity_id = f.entity_id AND p.first_accepted_at = t.old_at;
+UPDATE entity_periods p SET declared_at = t.new_at FROM _retimed t JOIN filings f USING (filing_id)
+WHERE t.better AND p.entity_id = f.entity_id AND p.declared_at = t.old_at;
+
 -- name: new_entities
--- The batch's entities the store does not hold yet (new), and those it holds that the batch would change.
-SELECT b.entity_id, e.entity_id IS NULL AS new FROM _batch_entities b LEFT JOIN entities e USING (entity_id)
-WHERE e.entity_id IS NULL OR (b.cik IS NOT NULL AND b.cik IS DISTINCT FROM e.cik)
-    OR (b.name IS NOT NULL AND b.name IS DISTINCT FROM e.name)
-    OR NOT list_has_all(e.tickers, coalesce(b.tickers, [])) OR NOT list_has_all(e.other_names, coalesce(b.other_names, []));
+-- Each batch entity as the store is to hold it, where new (`new`) or changed. A name weighs as of when it was stated,
+-- the latest acceptance of the batch's filings of the entity (as stored, where stored; none: undated): the latest
+-- wins, a dated one over an undated one, of two undated ones the batch's, of two at the same time the greater; every
+-- other name it was given is among its other names, sorted, once each: whatever the order of loads, the entity ends
+-- up the same.
+CREATE OR REPLACE TEMP TABLE _entities AS
+WITH weighed AS (
+    SELECT b.entity_id, e.entity_id IS NULL AS new, coalesce(b.cik, e.cik) AS cik, b.name AS given, s.said_at,
+        e.name AS held, e.named_at, e.tickers AS held_tickers, b.tickers,
+        list_concat(coalesce(e.other_names, []), coalesce(b.other_names::VARCHAR[], []), [b.name, e.name]) AS names,
+        b.name IS NOT NULL AND (e.name IS NULL OR e.named_at IS NULL OR s.said_at > e.named_at
+            OR (s.said_at = e.named_at AND b.name >= e.name)) AS takes
+    FROM _batch_entities b LEFT JOIN entities e USING (entity_id) LEFT JOIN (
+        SELECT b.entity_id::VARCHAR AS entity_id, max(coalesce(f.accepted_at, b.accepted_at::TIMESTAMP)) AS said_at
+        FROM _batch_filings b LEFT JOIN filings f ON f.filing_id = b.filing_id::VARCHAR GROUP BY ALL) s USING (entity_id)
+), merged AS (
+    SELECT entity_id, new, cik, CASE WHEN takes THEN given ELSE held END AS name,
+        CASE WHEN takes THEN said_at ELSE named_at END AS named_at, names,
+        CASE WHEN new THEN tickers ELSE list_distinct(list_concat(held_tickers, coalesce(tickers, []))) END AS tickers
+    FROM weighed
+), named AS (
+    SELECT entity_id, new, cik, name, named_at, tickers,
+        list_sort(list_distinct(list_filter(names, lambda n: n IS NOT NULL AND n <> coalesce(name, '')))) AS others
+    FROM merged
+)
+SELECT n.entity_id, n.new, n.cik, n.name, n.named_at, n.tickers, n.others AS other_names
+FROM named n LEFT JOIN entities e USING (entity_id)
+WHERE n.new OR n.cik IS DISTINCT FROM e.cik OR n.name IS DISTINCT FROM e.name OR n.named_at IS DISTINCT FROM e.named_at
+    OR NOT list_has_all(e.tickers, coalesce(n.tickers, [])) OR n.others IS DISTINCT FROM e.other_names;
 
 -- name: insert_new_entities
 -- Entities all new to the store (nothing to conflict with, and DuckDB inserts faster without the clause).
-INSERT INTO entities SELECT entity_id, cik, name, tickers, coalesce(other_names::VARCHAR[], [])
-FROM _batch_entities;
+INSERT INTO entities (entity_id, cik, name, named_at, tickers, other_names)
+SELECT entity_id, cik, name, named_at, tickers, other_names FROM _entities;
 
 -- name: insert_entities
--- A stored entity gains the batch's tickers and names; a name it is no longer given joins its other names.
-INSERT INTO entities SELECT entity_id, cik, name, tickers, coalesce(other_names::VARCHAR[], [])
-FROM _batch_entities
-ON CONFLICT (entity_id) DO UPDATE SET
-    other_names = list_distinct(list_concat(other_names, EXCLUDED.other_names,
-        CASE WHEN EXCLUDED.name IS DISTINCT FROM name AND EXCLUDED.name IS NOT NULL
-             AND name IS NOT NULL THEN [name] END)),
-    name = coalesce(EXCLUDED.name, name),
-    tickers = list_distinct(list_concat(tickers, EXCLUDED.tickers)),
-    cik = coalesce(EXCLUDED.cik, cik);
+-- New entities, and stored ones as new_entities weighed them.
+INSERT INTO entities (entity_id, cik, name, named_at, tickers, other_names)
+SELECT entity_id, cik, name, named_at, tickers, other_names FROM _entities
+ON CONFLICT (entity_id) DO UPDATE SET cik = EXCLUDED.cik, name = EXCLUDED.name, named_at = EXCLUDED.named_at,
+    tickers = EXCLUDED.tickers, other_names = EXCLUDED.other_names;
 
 -- name: insert_aliases
 -- An entity is known by its id, its CIK with and without zeros and its tickers; an alias stored already stays,
@@ -73,6 +133,19 @@ SELECT b.filing_id::VARCHAR AS filing_id, b.entity_id::VARCHAR AS entity_id,
     any_value(CASE WHEN ? THEN coalesce(f.form, b.form::VARCHAR) ELSE b.form::VARCHAR END) AS form
 FROM _batch_reports b LEFT JOIN filings f ON f.filing_id = b.filing_id::VARCHAR
 GROUP BY ALL;
+
+-- name: implausible_value
+-- A value no filing could state: missing, not finite, or nonzero of a size outside [1e-12, 1e18); the first such row.
+SELECT row, value FROM _batch_reports
+WHERE value IS NULL OR NOT isfinite(value) OR abs(value) >= 1e18 OR (value <> 0 AND abs(value) < 1e-12)
+ORDER BY row LIMIT 1;
+
+-- name: implausible_xbrl_value
+-- The same for an XBRL number as stated (exact text): also one a double would hold only as 0, or not at all.
+SELECT line, value FROM (SELECT line, value, TRY_CAST(value AS DOUBLE) AS v FROM _batch_xbrl
+                         WHERE numeric AND value IS NOT NULL)
+WHERE v IS NULL OR NOT isfinite(v) OR abs(v) >= 1e18 OR (abs(v) < 1e-12 AND regexp_matches(value, '[1-9]'))
+ORDER BY line LIMIT 1;
 
 -- name: given_twice
 -- A fact given twice with different values in one filing, if any.
@@ -117,13 +190,13 @@ ORDER BY entity_id, concept, period_end, period_start, accepted_at;
 
 -- name: insert_new_periods
 -- The periods of entities new in this batch (nothing stored to conflict with).
-INSERT INTO entity_periods
+INSERT INTO entity_periods (entity_id, period_start, period_end, first_accepted_at, reports)
 SELECT entity_id, period_start, period_end, min(accepted_at), count(*) FROM _new_reports
 WHERE period_start IS NOT NULL GROUP BY ALL;
 
 -- name: insert_periods
 -- An entity's periods count their reports, and know when the first was accepted.
-INSERT INTO entity_periods
+INSERT INTO entity_periods (entity_id, period_start, period_end, first_accepted_at, reports)
 SELECT entity_id, period_start, period_end, min(accepted_at), count(*) FROM _new_reports
 WHERE period_start IS NOT NULL GROUP BY ALL
 ON CONFLICT DO UPDATE SET reports = reports + EXCLUDED.reports,
@@ -137,8 +210,11 @@ FROM (SELECT DISTINCT split_part(concept::VARCHAR, '|', 1) AS concept FROM {conc
 ANTI JOIN concepts USING (concept);
 
 -- name: loaded_before
--- The accessions of the new rows that their entity has loaded before.
-CREATE OR REPLACE TEMP TABLE _loaded AS SELECT DISTINCT filing_id, entity_id
+-- The accessions of the new rows that their entity has loaded before, and whether the batch fills each (adds the
+-- facts the store lacks): a source listing filings whole (the parameter: FSDS, XBRL) fills every one, companyfacts
+-- those no companyfacts file listed (the SEC edits old filings in place: what a later file adds is a revision).
+CREATE OR REPLACE TEMP TABLE _loaded AS SELECT DISTINCT filing_id, entity_id,
+    ? OR filing_id NOT IN (SELECT filing_id FROM vintage_accessions) AS fills
 FROM reports WHERE filing_id IN (SELECT filing_id FROM _new_reports);
 
 -- name: no_revisions
@@ -147,25 +223,35 @@ CREATE OR REPLACE TEMP TABLE _revised AS FROM revisions LIMIT 0;
 
 -- name: revised
 -- A value of an accession loaded before that the store has not known for that fact (the SEC edits old filings in
--- place) is a revision, learned now (parameters: source, fills twice); a source that lists filings whole
--- (fills: FSDS) revises only a fact the store has a value for, and FSDS keeps 4 decimals.
+-- place) is a revision, learned now (parameters: source, fills); an accession the batch fills (_loaded) is revised
+-- only in a fact the store has a value for, and a source listing filings whole (FSDS) keeps 4 decimals.
 CREATE OR REPLACE TEMP TABLE _revised AS
 SELECT filing_id, entity_id, concept, unit, period_start, period_end, value, now() AT TIME ZONE 'UTC', ?
-FROM _new_reports n SEMI JOIN _loaded USING (filing_id, entity_id)
+FROM _new_reports n JOIN _loaded l USING (filing_id, entity_id)
 WHERE NOT EXISTS (SELECT 1 FROM _same s WHERE s.new_row = n.rowid
-    AND (s.stored_value = n.value OR (? AND round(s.stored_value, 4) = n.value)))
-AND (NOT ? OR EXISTS (SELECT 1 FROM _same s WHERE s.new_row = n.rowid));
+    AND (s.stored_value = n.value OR (? AND round(s.stored_value, 4) = n.value)
+         OR (l.fills AND round(n.value, 4) = s.stored_value)))
+AND (NOT l.fills OR EXISTS (SELECT 1 FROM _same s WHERE s.new_row = n.rowid));
+
+-- name: refined
+-- A value FSDS gave rounded to 4 decimals takes the exact value of the same fact that a source filling the accession
+-- gives, as if that source had been loaded first.
+UPDATE reports r SET value = n.value FROM (SELECT n.* FROM _new_reports n JOIN _loaded l USING (filing_id, entity_id)
+                                           WHERE l.fills) n
+WHERE r.filing_id = n.filing_id AND r.entity_id = n.entity_id AND r.concept = n.concept AND r.unit = n.unit
+    AND r.period_end = n.period_end AND r.period_start IS NOT DISTINCT FROM n.period_start
+    AND r.value = round(n.value, 4) AND r.value <> n.value;
 
 -- name: insert_revisions
 -- Revisions are kept beside the reports, never read by as-of queries.
 INSERT INTO revisions SELECT * FROM _revised;
 
 -- name: keep_stored
--- The facts of an accession loaded before are not loaded again; with fills (the parameter), only those the
--- store has a report of.
+-- The facts of an accession loaded before are not loaded again; of one the batch fills, only those the store has a
+-- report of.
 DELETE FROM _new_reports n WHERE EXISTS (
-    SELECT 1 FROM _loaded l WHERE l.filing_id = n.filing_id AND l.entity_id = n.entity_id) AND (NOT ? OR
-    n.rowid IN (SELECT new_row FROM _same WHERE kind = 'reports'));
+    SELECT 1 FROM _loaded l WHERE l.filing_id = n.filing_id AND l.entity_id = n.entity_id
+    AND (NOT l.fills OR n.rowid IN (SELECT new_row FROM _same WHERE kind = 'reports')));
 
 -- name: insert_documents
 -- New documents with their parsed text (stored ones are left alone by the caller).
@@ -173,11 +259,16 @@ INSERT INTO documents SELECT doc_id, entity_id, issuer, kind, form, period_end::
     accepted_at::TIMESTAMP, title, raw, text FROM _batch_documents;
 
 -- name: insert_declared_years
--- A fiscal year a filing declares is a period of its entity of no reports, known from the filing's acceptance (a
--- period also reported keeps its count, and is known from whichever came first).
-INSERT INTO entity_periods SELECT entity_id, fy_start::DATE, fy_end::DATE, min(accepted_at)::TIMESTAMP, 0
-FROM _batch_declared GROUP BY entity_id, fy_start, fy_end
-ON CONFLICT DO UPDATE SET first_accepted_at = least(first_accepted_at, EXCLUDED.first_accepted_at);
+-- A fiscal year a filing declares is a period of its entity of no reports, known from the filing's acceptance (as
+-- the store holds it: the best time known), declared then (a period also reported keeps its count, and is known from
+-- whichever came first).
+INSERT INTO entity_periods (entity_id, period_start, period_end, first_accepted_at, reports, declared_at)
+SELECT entity_id, fy_start, fy_end, known, 0, known FROM (
+    SELECT b.entity_id, b.fy_start::DATE AS fy_start, b.fy_end::DATE AS fy_end,
+        min(coalesce(f.accepted_at, b.accepted_at::TIMESTAMP)) AS known
+    FROM _batch_declared b LEFT JOIN filings f USING (filing_id) GROUP BY ALL)
+ON CONFLICT DO UPDATE SET first_accepted_at = least(first_accepted_at, EXCLUDED.first_accepted_at),
+    declared_at = least(coalesce(declared_at, EXCLUDED.declared_at), EXCLUDED.declared_at);
 
 -- name: insert_approximate
 -- A period FSDS gave only as calendar months is listed once per entity.
@@ -209,8 +300,26 @@ WHERE ($ciks IS NULL OR list_contains($ciks, cik)) AND ($since IS NULL OR filed 
     AND ($until IS NULL OR filed <= $until::DATE) AND accession NOT IN (SELECT filing_id FROM xbrl_facts)
 ORDER BY accepted_at, accession;
 
+-- name: early_feed
+-- A listing of a periodic report accepted before its period ended is refused (as early_filing); the first, if any.
+SELECT accession, item, form, period::DATE, accepted_local::TIMESTAMP FROM _batch_feed
+WHERE accepted_before_period(form, period, accepted_at) ORDER BY item LIMIT 1;
+
+-- name: feed_clash
+-- An accession the index holds that the batch lists with another CIK, form, period or acceptance time, if any
+-- (listed alike, it is indexed once).
+SELECT b.accession, b.item, b.cik, b.form, b.period::DATE, b.accepted_local::TIMESTAMP, x.source, x.cik, x.form,
+    x.period, x.accepted_local,
+    CASE WHEN b.cik <> x.cik THEN 'edgar:cikNumber' WHEN b.form <> x.form THEN 'edgar:formType'
+         WHEN b.period::DATE IS DISTINCT FROM x.period THEN 'edgar:period' ELSE 'edgar:acceptanceDatetime' END
+FROM _batch_feed b JOIN xbrl_feed x USING (accession)
+WHERE b.cik <> x.cik OR b.form <> x.form OR b.period::DATE IS DISTINCT FROM x.period
+    OR b.accepted_local::TIMESTAMP <> x.accepted_local
+ORDER BY b.item LIMIT 1;
+
 -- name: insert_xbrl_feed
--- A filing the feed lists is indexed once: an accession two archives list keeps the first one loaded.
+-- A filing the feed lists is indexed once: an accession listed again alike (feed_clash refuses one listed otherwise)
+-- keeps the row first loaded.
 INSERT INTO xbrl_feed SELECT accession, cik, company, form, period::DATE, fiscal_year_end, filed::DATE,
     accepted_at::TIMESTAMP, accepted_local::TIMESTAMP, accepted_precision, accepted_note, files, source
 FROM _batch_feed ON CONFLICT (accession) DO NOTHING RETURNING accession;
@@ -235,3 +344,97 @@ SELECT digest, digest IN (SELECT digest FROM entity_names_digest) FROM (SELECT c
     (SELECT sum(hash(entity_id, cik, name, tickers, other_names)::HUGEINT) FROM entities),
     (SELECT sum(hash(issuer, entity_id, title)::HUGEINT)
      FROM (SELECT DISTINCT issuer, entity_id, title FROM documents WHERE issuer IS NOT NULL))) AS digest);
+
+-- name: insert_vintage
+-- The accessions a companyfacts file listed facts of (see loaded_before).
+INSERT INTO vintage_accessions SELECT DISTINCT filing_id FROM _batch_reports ON CONFLICT DO NOTHING;
+
+-- name: confirmed_exact
+-- A period a source of exact dates reports (not FSDS) is no longer approximate for its entity.
+DELETE FROM approximate_periods a WHERE EXISTS (SELECT 1 FROM _batch_reports b WHERE b.entity_id = a.entity_id
+    AND b.period_end::DATE = a.period_end AND b.period_start::DATE IS NOT DISTINCT FROM a.period_start);
+
+-- name: any_loose
+-- Whether an entity of the batch has a period FSDS gave only approximately.
+SELECT EXISTS (SELECT 1 FROM approximate_periods
+               WHERE entity_id IN (SELECT DISTINCT entity_id::VARCHAR FROM _batch_reports));
+
+-- name: per_share
+-- FSDS gives a per-share value's unit as its currency: a fact of the batch's entities in a currency, of a concept the
+-- entity reports per share in that currency, is that per-share fact.
+CREATE OR REPLACE TEMP TABLE _moved AS
+SELECT r.rowid AS row, r.filing_id, r.entity_id, r.concept, r.value, k.unit AS new_unit, r.period_start AS new_start,
+    r.period_end AS new_end
+FROM reports r JOIN (SELECT DISTINCT entity_id, concept, unit, split_part(unit, '/', 1) AS currency FROM reports
+                     WHERE entity_id IN (SELECT DISTINCT entity_id::VARCHAR FROM _batch_reports)
+                     AND unit LIKE '%/shares') k ON k.entity_id = r.entity_id AND k.concept = r.concept
+    AND k.currency = r.unit
+WHERE r.entity_id IN (SELECT DISTINCT entity_id::VARCHAR FROM _batch_reports);
+
+-- name: loose_facts
+-- The facts of the batch's entities placed at an approximate period (FSDS's calendar months), with FSDS's month end
+-- and number of quarters, to be placed again among the periods the store now knows exactly.
+CREATE OR REPLACE TEMP TABLE _loose AS
+SELECT r.rowid AS row, r.filing_id, r.entity_id, r.concept, r.unit, r.value, r.period_start, r.period_end AS ddate,
+    CASE WHEN r.period_start IS NULL THEN 0
+         ELSE round(date_diff('month', r.period_start, r.period_end + 1) / 3)::INTEGER END AS qtrs
+FROM reports r WHERE r.entity_id IN (SELECT DISTINCT entity_id::VARCHAR FROM _batch_reports)
+AND EXISTS (SELECT 1 FROM approximate_periods a WHERE a.entity_id = r.entity_id AND a.period_end = r.period_end
+    AND a.period_start IS NOT DISTINCT FROM r.period_start);
+
+-- name: exact_known
+-- The periods the loose facts' entities and filings are known to cover to the day.
+CREATE OR REPLACE TEMP TABLE _exact AS SELECT * FROM exact_periods(
+    (SELECT list(DISTINCT entity_id) FROM _loose), (SELECT list(DISTINCT filing_id) FROM _loose));
+
+-- name: moved
+-- A loose fact that a period known exactly now fits moves there, as if FSDS had been loaded after the source of it.
+CREATE OR REPLACE TEMP TABLE _moved AS
+SELECT l.row, l.filing_id, l.entity_id, l.concept, l.value, l.unit AS new_unit, p.period_start AS new_start,
+    p.period_end AS new_end
+FROM fsds_periods('_loose', '_exact') p JOIN _loose l USING (row) WHERE NOT p.approximate;
+
+-- name: moved_revised
+-- A moved fact the store holds already under its new key, with another value (FSDS keeps 4 decimals), is a
+-- revision, learned now (parameter: source), as FSDS's value loaded after it would be.
+INSERT INTO revisions SELECT m.filing_id, m.entity_id, m.concept, m.new_unit, m.new_start, m.new_end, m.value,
+    now() AT TIME ZONE 'UTC', ?
+FROM _moved m JOIN reports e ON e.filing_id = m.filing_id AND e.entity_id = m.entity_id AND e.concept = m.concept
+    AND e.unit = m.new_unit AND e.period_end = m.new_end AND e.period_start IS NOT DISTINCT FROM m.new_start
+WHERE e.value <> m.value AND round(e.value, 4) <> m.value;
+
+-- name: moved_dropped
+-- A moved fact the store holds already under its new key is not reported twice.
+DELETE FROM reports WHERE rowid IN (SELECT m.row FROM _moved m JOIN reports e ON e.filing_id = m.filing_id
+    AND e.entity_id = m.entity_id AND e.concept = m.concept AND e.unit = m.new_unit AND e.period_end = m.new_end
+    AND e.period_start IS NOT DISTINCT FROM m.new_start);
+
+-- name: moved_placed
+-- The others take their new key.
+UPDATE reports SET unit = m.new_unit, period_start = m.new_start, period_end = m.new_end FROM _moved m
+WHERE reports.rowid = m.row;
+
+-- name: uncounted_periods
+-- The periods of the batch's entities, where facts moved, are counted anew: none is left but the years filings
+-- declared...
+DELETE FROM entity_periods WHERE entity_id IN (SELECT DISTINCT entity_id::VARCHAR FROM _batch_reports)
+AND declared_at IS NULL;
+
+-- name: declared_only
+-- ...as they were declared...
+UPDATE entity_periods SET reports = 0, first_accepted_at = declared_at
+WHERE entity_id IN (SELECT DISTINCT entity_id::VARCHAR FROM _batch_reports);
+
+-- name: recounted_periods
+-- ...from their reports.
+INSERT INTO entity_periods (entity_id, period_start, period_end, first_accepted_at, reports)
+SELECT entity_id, period_start, period_end, min(accepted_at), count(*) FROM reports
+WHERE entity_id IN (SELECT DISTINCT entity_id::VARCHAR FROM _batch_reports) AND period_start IS NOT NULL GROUP BY ALL
+ON CONFLICT DO UPDATE SET reports = EXCLUDED.reports,
+    first_accepted_at = least(first_accepted_at, EXCLUDED.first_accepted_at);
+
+-- name: approximate_left
+-- An approximate period no report is placed at any more is gone.
+DELETE FROM approximate_periods a WHERE a.entity_id IN (SELECT DISTINCT entity_id::VARCHAR FROM _batch_reports)
+AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.entity_id = a.entity_id AND r.period_end = a.period_end
+    AND r.period_start IS NOT DISTINCT FROM a.period_start);

@@ -43,9 +43,10 @@ class Report:
         return (self.entity, self.concept, self.unit, self.start, self.end)
 
     @property
-    def order(self) -> tuple[datetime, str]:
-        """Version order: acceptance moment, then accession number for filings of the same second."""
-        return (self.accepted_at, self.filing_id)
+    def order(self) -> tuple[datetime, bool, str]:
+        """Version order: acceptance moment, then within one second an original before its amendment, then the
+        accession number."""
+        return (self.accepted_at, self.form.endswith("/A"), self.filing_id)
 
 
 def _day(value: Any) -> date | None:
@@ -442,7 +443,8 @@ def quarters(reports: Iterable[Report], calendar: Calendar, as_of: datetime | No
 def panel_cell(reports: list[Report], calendar: Calendar, entity: str, concept: str, when: datetime,
                mode: str) -> dict[str, Any] | None:
     """One backtest panel cell: the newest quarter (by period end; USD first among units ending together)
-    known strictly before `when`, and the sum of the four newest when they are consecutive durations."""
+    known strictly before `when`, and the sum of the four newest when they are consecutive durations of a unit
+    that adds up (not per share, shares or pure)."""
     as_of = None if mode == "latest" else when - timedelta(microseconds=1)
     by_unit: dict[str, list[tuple[int, int, Quarter]]] = defaultdict(list)
     for (e, _item, unit, fy, fq), q in quarters(reports, calendar, as_of, mode, [concept]).items():
@@ -455,10 +457,11 @@ def panel_cell(reports: list[Report], calendar: Calendar, entity: str, concept: 
     last4 = newest[unit]
     numbers = [fy * 4 + fq for fy, fq, _ in last4]
     consecutive = len(last4) == 4 and max(numbers) - min(numbers) == 3 and all(q.start for _, _, q in last4)
+    adds_up = "/" not in unit and unit.lower() not in ("shares", "pure")  # four quarters' EPS are no year's EPS
     fy, fq, q = last4[0]
     return {"fiscal_period": f"{fy}Q{fq}", "period_start": q.start, "period_end": q.end, "value": q.value,
             "accepted_at": q.accepted_at, "derived": q.derived,
-            "ttm": sum(x.value for _, _, x in last4) if consecutive else None}
+            "ttm": sum(x.value for _, _, x in last4) if consecutive and adds_up else None}
 
 
 # ----------------------------------------------------------------- rows as the store gives them

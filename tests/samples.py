@@ -45,17 +45,18 @@ def companyfacts(cik: int, accessions: list[str], name: str = "Co") -> dict:
         "EntityCommonStockSharesOutstanding": {"units": {"shares": [{**assets[0], "val": 7}]}}}}}
 
 
-def listing(accessions: list[str], hour: int) -> dict[str, list]:
-    """Submissions columns for these accessions, each accepted at `hour`:00 UTC on its filing date."""
-    days = [f"{2020 + i}-02-03" for i in range(len(accessions))]
+def listing(accessions: list[str], hour: int, first_year: int = 2020) -> dict[str, list]:
+    """Submissions columns for these accessions, filed on February 3 of a year each from `first_year`, each accepted at
+    `hour`:00 UTC on its filing date."""
+    days = [f"{first_year + i}-02-03" for i in range(len(accessions))]
     return {"accessionNumber": accessions, "filingDate": days, "form": ["10-K"] * len(days),
             "acceptanceDateTime": [f"{d}T{hour:02d}:00:00.000Z" for d in days], "reportDate": [""] * len(days),
             "primaryDocument": ["x.htm"] * len(days), "isXBRL": [1] * len(days)}
 
 
-def submissions(cik: int, accessions: list[str], ticker: str, hour: int) -> dict:
+def submissions(cik: int, accessions: list[str], ticker: str, hour: int, first_year: int = 2020) -> dict:
     return {"cik": f"{cik:010d}", "name": ticker.title(), "tickers": [ticker],
-            "filings": {"recent": listing(accessions, hour), "files": []}}
+            "filings": {"recent": listing(accessions, hour, first_year), "files": []}}
 
 
 # ----------------------------------------------------------------------------- texts

@@ -95,13 +95,24 @@ def test_loading_the_samples_over_apples_companyfacts_adds_no_period_and_changes
         assert sum(r.reports for r in added) > 30_000
         apple = store.sql("SELECT * FROM reports WHERE entity_id = '0000320193' AND NOT contains(concept, '|') "
                           "ORDER BY ALL")
-        pd.testing.assert_frame_equal(apple, reports)  # every total FSDS gives for Apple was there already
-        pd.testing.assert_frame_equal(  # (the years its submissions declare are periods of no reports)
-            store.sql("SELECT * EXCLUDE (reports) FROM entity_periods WHERE entity_id = '0000320193' AND reports > 0"
-                      " ORDER BY ALL"), periods.drop(columns="reports"))
+        # every total FSDS gives for Apple was there already; only times FSDS knows better moved (a filing day's end,
+        # where the submissions have no stamp, to FSDS's minute of that day), and so when periods were first known
+        minute = set(store.sql("SELECT filing_id FROM filings WHERE accepted_precision = 'minute' "
+                               "AND entity_id = '0000320193'")["filing_id"])
+        moved = apple["accepted_at"] != reports["accepted_at"]
+        assert set(apple["filing_id"][moved]) == minute and len(minute) == 2
+        assert (apple["accepted_at"][moved] < reports["accepted_at"][moved]).all()
+        pd.testing.assert_frame_equal(apple.drop(columns="accepted_at"), reports.drop(columns="accepted_at"))
+        now = store.sql("SELECT * EXCLUDE (reports) FROM entity_periods WHERE entity_id = '0000320193' AND reports > 0"
+                        " ORDER BY ALL")  # (the years its submissions declare are periods of no reports)
+        pd.testing.assert_frame_equal(now.drop(columns="first_accepted_at"),
+                                      periods.drop(columns=["reports", "first_accepted_at"]))
+        assert (now["first_accepted_at"] <= periods["first_accepted_at"]).all()
         pd.testing.assert_frame_equal(
             store.sql("SELECT * FROM fiscal_calendar WHERE entity_id = '0000320193' ORDER BY ALL"), calendar)
-        pd.testing.assert_frame_equal(store.quarters("AAPL", "SalesRevenueNet"), quarters)
+        after = store.quarters("AAPL", "SalesRevenueNet")
+        pd.testing.assert_frame_equal(after.drop(columns="accepted_at"), quarters.drop(columns="accepted_at"))
+        assert (after["accepted_at"] <= quarters["accepted_at"]).all()
         assert store.sql("SELECT count(*) AS n FROM approximate_periods WHERE entity_id = '0000320193'")["n"][0] == 0
         assert store.sql("SELECT count(*) AS n FROM revisions")["n"][0] == 0  # four decimals are FSDS's rounding
 
@@ -582,7 +593,7 @@ def test_a_first_quarter_alone_is_placed_by_the_fiscal_year_end_its_submission_d
     ("20100630", "0630", [2010, "2009-07-01", "2010-06-30"]),  # the period's own day: that year
 ])
 def test_the_year_declared_ends_on_the_first_fiscal_year_end_on_or_after_the_period(tmp_path, period, fye, year):
-    q = (Q1[0], "10-Q", period, fye, "2010-05-07 13:14")
+    q = (Q1[0], "10-Q", period, fye, "2010-08-06 13:14")  # after each period: a report is never accepted before
     value = [Q1[0], "Revenues", "us-gaap/2009", period, "1", "USD", "", "", "1.0"]
     with factstore.open() as store:
         store.load_fsds(_declaring(tmp_path / "q", [q], [value]), progress=False)

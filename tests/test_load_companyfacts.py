@@ -87,7 +87,7 @@ def test_cli_pairs_each_file_with_its_companys_submissions_by_cik(tmp_path, caps
     files = [write(tmp_path, "CIK0000000011.json", companyfacts(11, a_old + a_new, "Aco")),
              write(tmp_path, "CIK0000000022.json", companyfacts(22, b, "Bco")),
              write(tmp_path, "CIK0000000044.json", companyfacts(44, ["0000000044-20-000001"], "Dco"))]
-    a_main = write(tmp_path, "CIK0000000011.json.subs", submissions(11, a_new, "AAA", hour=18))
+    a_main = write(tmp_path, "CIK0000000011.json.subs", submissions(11, a_new, "AAA", hour=18, first_year=2021))
     a_page = write(tmp_path, "CIK0000000011-submissions-001.json", listing(a_old, hour=19))
     b_main = write(tmp_path, "b-submissions.json", submissions(22, b, "BBB", hour=20))
     db = tmp_path / "store.duckdb"

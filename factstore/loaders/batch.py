@@ -53,10 +53,10 @@ class Batch:
     xbrl: pd.DataFrame | None = None  # every fact of an XBRL document as stated (factstore.loaders.xbrl)
     feed: pd.DataFrame | None = None  # filings an EDGAR XBRL feed lists (factstore.loaders.xbrl_feed)
     approximate: pd.DataFrame | None = None  # periods given only as month ends: entity_id, period_start, period_end
-    declared: pd.DataFrame | None = None  # fiscal years filings declare (FSDS fye): entity_id, fy_start, fy_end,
-    # accepted_at
+    declared: pd.DataFrame | None = None  # fiscal years filings declare (FSDS fye): entity_id, filing_id, fy_start,
+    # fy_end, accepted_at
     source_of: dict[str, str] = field(default_factory=dict)  # table -> file it came from
-    row_name: Callable[[Any], str] = str  # a `reports.row` as people find it in the source
+    row_name: Callable[[Any], str] = lambda row: f"row {row}"  # noqa: E731 - a `reports.row` as the source names it
     ingested: list[tuple[str, str, str | None]] = field(default_factory=list)  # (item, digest, entity_id)
     # SEC data: a filing already stored keeps its row, and the facts of an accession already loaded are not
     # loaded again (a value the SEC has since edited in place is kept as a revision beside them)

@@ -441,23 +441,30 @@ def _fact_columns(docs: pa.Table) -> tuple[pa.Table, np.ndarray, pa.Table] | Non
         "unit": pa.DictionaryArray.from_arrays(pa.array(unit_of), lists.field("key")),
         "i": pa.array(np.arange(len(rows), dtype=np.int32) - fact_at[unit_of].astype(np.int32)),
         **typed, "form": _text(rows.field("form"))})
+    # a filing's period is that of its financial facts ended by its filing date, not of its cover's (dei: shares
+    # outstanding at a later date) nor of a fact dated ahead (a share repurchase to settle next quarter)
+    cover = pc.starts_with(names, "dei:").to_numpy(zero_copy_only=False)[concept_of[unit_of]]
+    past = pc.and_(pa.array(~cover), pc.less(typed["period_end"], typed["filed"]))
     keyed = columns.select(["filing_id", "form", "filed", "period_end"]).append_column(
-        "file", pa.array(np.repeat(np.arange(len(starts) - 1, dtype=np.int32), np.diff(starts))))
+        "file", pa.array(np.repeat(np.arange(len(starts) - 1, dtype=np.int32), np.diff(starts)))).append_column(
+        "fact_end", pc.if_else(past, typed["period_end"], pa.scalar(None, pa.date32())))
     return columns, starts, _filings(keyed)
 
 
 def _filings(facts: pa.Table) -> pa.Table:
     """Each file's accessions (file: its number in the list read), in order, from their facts (file, filing_id,
-    form, filed, period_end): the form most of their facts give (of two as common, the first in order), the
-    first filing date and the last period end."""
+    form, filed, period_end, fact_end: period_end where a financial fact ended before filing): the form most of their
+    facts give (of two as common, the first in order), the first filing date and the last such period end (else the
+    last of any)."""
     forms = facts.group_by(["file", "filing_id", "form"], use_threads=False).aggregate(
-        [("form", "count"), ("filed", "min"), ("period_end", "max")]).sort_by(
+        [("form", "count"), ("filed", "min"), ("period_end", "max"), ("fact_end", "max")]).sort_by(
         [("file", "ascending"), ("filing_id", "ascending"), ("form_count", "descending"), ("form", "ascending")])
     # ("first" takes the rows in order without threads)
     out = forms.group_by(["file", "filing_id"], use_threads=False).aggregate(
-        [("form", "first"), ("filed_min", "min"), ("period_end_max", "max")])
+        [("form", "first"), ("filed_min", "min"), ("period_end_max", "max"), ("fact_end_max", "max")])
     return pa.table({"file": out["file"], "filing_id": out["filing_id"], "form": out["form_first"],
-                     "filed": out["filed_min_min"], "period_end": out["period_end_max_max"]}).sort_by(
+                     "filed": out["filed_min_min"],
+                     "period_end": pc.coalesce(out["fact_end_max_max"], out["period_end_max_max"])}).sort_by(
         [("file", "ascending"), ("filing_id", "ascending")])
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from factstore.xbrl.model import Document
+from factstore.errors import LoadError
+from factstore.xbrl.model import Context, Document
 
 FORMS = r"10-K405|10-KT|10-KSB|10-K|10-QT|10-QSB|10-Q|20-F|40-F|8-K|6-K|S-1|S-4|F-1|DEF 14A"
 _TAG = re.compile(r"<[^>]+>")
@@ -22,7 +23,9 @@ _PERIOD_TEXT = re.compile(r"\b(?:fiscal\s+year|quarterly\s+period|transition\s+p
 _NAME_TEXT = re.compile(r"((?:[A-Z&][\w&.,'’/-]*\s+){1,10})\((?i:\s*exact\s+name\s+of\s+(?:the\s+)?registrant)")
 _FILE_NAME = re.compile(rf"^(?:([A-Z][A-Z.]{{0,5}})_)?({FORMS.replace(' ', '_')})(_A)?_(\d{{4}}-\d\d-\d\d)(?!\d)",
                         re.I)
-SEC_SCHEME = "http://www.sec.gov/CIK"  # the scheme of contexts' identifiers that are CIKs
+# the scheme of contexts' identifiers that are CIKs, however spelled: http or https, www. or not, any case, a last /
+SEC_SCHEME = re.compile(r"\s*https?://(?:www\.)?sec\.gov/cik/?\s*", re.IGNORECASE)
+_CIK = re.compile(r"\s*\d{1,10}\s*", re.ASCII)
 COVER_CHARS = 20_000  # the cover page's text is within the document's first characters
 
 
@@ -53,8 +56,12 @@ def facts_cover(document: Document) -> Cover:
     for fact in document.facts:
         if fact.concept.startswith("dei:") and fact.value and not fact.context.dims:
             dei.setdefault(fact.concept[4:], fact.value)
-    ciks = {f.context.identifier for f in document.facts if f.context.scheme == SEC_SCHEME}
-    cik = dei.get("EntityCentralIndexKey") or (ciks.pop() if len(ciks) == 1 else None)
+    named = context_cik(document)
+    said = dei.get("EntityCentralIndexKey")
+    cik = int(said) if said and _CIK.fullmatch(said) else named
+    if named is not None and cik != named:
+        raise LoadError(document.source, f"dei:EntityCentralIndexKey says CIK {cik}, the contexts CIK {named}: "
+                                         "a document of two companies", field="dei:EntityCentralIndexKey")
     form = dei.get("DocumentType")
     if form and dei.get("AmendmentFlag", "").lower() == "true" and not form.upper().endswith("/A"):
         form += "/A"
@@ -62,9 +69,50 @@ def facts_cover(document: Document) -> Cover:
     tickers = tuple(dict.fromkeys(f.value.upper() for f in document.facts
                                   if f.concept == "dei:TradingSymbol" and f.value
                                   and re.fullmatch(r"[A-Za-z]{1,6}", f.value)))
-    return Cover(cik=int(cik) if cik and cik.isdigit() else None, name=dei.get("EntityRegistrantName"),
+    return Cover(cik=cik, name=dei.get("EntityRegistrantName"),
                  tickers=tickers, form=form.upper() if form else None, period_end=_iso_day(end),
                  source="inline XBRL" if document.kind == "inline" else "XBRL instance")
+
+
+def context_cik(document: Document, filer: int | None = None) -> int | None:
+    """The CIK every context of the document's facts names under the SEC's scheme (CIKs compare as numbers), None
+    where they name none. Contexts naming two companies (two CIKs, or a CIK and another scheme's identifier) are
+    refused, and, given the `filer`'s CIK, contexts naming anyone else."""
+    first: tuple[Context, tuple] | None = None
+    seen: set[tuple[str, str]] = set()
+    for fact in document.facts:
+        context = fact.context
+        if (context.scheme, context.identifier) in seen:
+            continue
+        seen.add((context.scheme, context.identifier))
+        who = _entity(context, document.source)
+        if first is None:
+            first = context, who
+        elif who != first[1]:
+            raise LoadError(document.source, f"line {context.line}: context {context.id!r} names {_named(who)}, "
+                                             f"context {first[0].id!r} (line {first[0].line}) {_named(first[1])}: "
+                                             "a document of two companies", field="identifier")
+    if first is None:
+        return None
+    context, who = first
+    if filer is not None and who != ("CIK", filer):
+        raise LoadError(document.source, f"line {context.line}: context {context.id!r} names {_named(who)}, not the "
+                                         f"filer's CIK {filer}", field="identifier")
+    return who[1] if who[0] == "CIK" else None
+
+
+def _entity(context: Context, source: str) -> tuple[str, int | str]:
+    """Whom a context names: ('CIK', the number) under the SEC's scheme, else (scheme, identifier)."""
+    if not SEC_SCHEME.fullmatch(context.scheme):
+        return context.scheme.strip(), context.identifier
+    if not _CIK.fullmatch(context.identifier):
+        raise LoadError(source, f"line {context.line}: context {context.id!r}: {context.identifier[:40]!r} under "
+                                "the SEC's scheme is not a CIK", field="identifier")
+    return "CIK", int(context.identifier)
+
+
+def _named(who: tuple[str, int | str]) -> str:
+    return f"CIK {who[1]}" if who[0] == "CIK" else f"{who[1]!r} under scheme {who[0]!r}"
 
 
 def _iso_day(text: str | None) -> date | None:

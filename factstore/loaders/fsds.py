@@ -85,6 +85,21 @@ def segments_dims(segments: str | None, coreg: str | None) -> dict[str, str]:
     return dims
 
 
+def _dims_problem(segments: str | None, coreg: str | None) -> tuple[str, str] | None:
+    """What is wrong with a num.txt row's dimensions, as (field, why), or None: a name empty once spelled as FSDS
+    spells it (an axis 'Axis'), or an axis given twice (its syntax is checked in sql/fsds.sql)."""
+    pairs = [(_axis(m.group(1)), _member(m.group(2)), "segments") for m in _SEGMENT.finditer(segments or "")]
+    if coreg:
+        pairs.append((COREGISTRANT, _member(coreg), "coreg"))
+    axes = [axis for axis, _, _ in pairs]
+    for axis, member, field in pairs:
+        if not axis or not member:
+            return field, "an axis or member of no name once spelled as FSDS spells it (no prefix or suffix)"
+        if axes.count(axis) > 1:
+            return field, f"the axis {axis} is given twice"
+    return None
+
+
 def concept_key(concept: str, dims: dict[str, str] | None) -> str:
     """The key a fact is stored under: the concept, with its dimensions after a bar when it has any."""
     return f"{concept}|{dims_key(dims)}" if dims else concept
@@ -107,9 +122,10 @@ def fsds_files(path: str | Path, quarter: str = "", progress: bool | None = None
     `quarter` folder of a zip holding several), whose members are streamed to a temporary folder."""
     path = Path(path)
     if path.is_dir():
-        if not (path / "num.txt").is_file():
+        found = {n: limits.input_path(path / n) for n in FILES if (path / n).exists()}  # never a FIFO opened
+        if "num.txt" not in found:
             raise LoadError(str(path), "no num.txt in this folder: not an FSDS quarter")
-        yield {n: path / n for n in FILES if (path / n).is_file()}
+        yield found
         return
     if not path.is_file():
         raise LoadError(str(path), "no such file or folder")
@@ -213,7 +229,7 @@ def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], 
     source = f"{path}!{quarter}" if quarter else str(path)
     encodings: dict[str, str] = {}
     with fsds_files(path, quarter, progress) as files, duckdb.connect() as con:
-        con.execute(sql_text("ids.sql") + sql_text("fsds.sql"))
+        con.execute(sql_text("ids.sql") + sql_text("placing.sql") + sql_text("fsds.sql"))
         sub_path, num_path = files.get("sub.txt"), files["num.txt"]
         num_source = f"{source}: num.txt"
         sub_source = f"{source}: sub.txt"
@@ -269,10 +285,14 @@ def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], 
                 ON t.tag = split_part(f.concept, ':', 2)""")
         con.unregister("_held")
         con.unregister("_units")
-        # dimensions, canonical, per distinct segments and co-registrant
-        pairs = con.execute("SELECT DISTINCT segments, coreg FROM facts WHERE segments IS NOT NULL "
-                            "OR coreg IS NOT NULL").fetchall()
-        keys = pd.DataFrame([(s, c, dims_key(d) if (d := segments_dims(s, c)) else None) for s, c in pairs],
+        # dimensions, canonical, per distinct segments and co-registrant (the first row of each checked)
+        pairs = con.execute("""SELECT nullif(segments, '') AS s, nullif(coreg, '') AS c, min(data_row) FROM num
+            WHERE s IS NOT NULL OR c IS NOT NULL GROUP BY ALL ORDER BY 3""").fetchall()
+        for segments, coreg, row in pairs:
+            if problem := _dims_problem(segments, coreg):
+                found = segments if problem[0] == "segments" else coreg
+                raise LoadError(num_source, f"{problem[1]}: {found!r}", row=int(row), field=problem[0])
+        keys = pd.DataFrame([(s, c, dims_key(d) if (d := segments_dims(s, c)) else None) for s, c, _ in pairs],
                             columns=["segments", "coreg", "dims"], dtype=object)
         con.register("_dims", keys)
         con.register("_known", held.periods)
@@ -286,8 +306,10 @@ def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], 
         approximate = con.sql("""SELECT DISTINCT entity_id, period_start, period_end FROM placed WHERE approximate
                                  ORDER BY ALL""").df()
         subs = con.execute("SELECT * FROM subs").df()
-        declared = con.execute("""SELECT entity_id, fy_start, fy_end, accepted_at FROM fsds_declared_years('subs')
-                                  WHERE filing_id IN (SELECT filing_id FROM placed)""").df()
+        entities = con.execute("SELECT * FROM fsds_entities('subs')").df()
+        declared = con.execute("""SELECT entity_id, filing_id, fy_start, fy_end, accepted_at
+                                  FROM fsds_declared_years('subs') WHERE filing_id IN (SELECT filing_id FROM placed)
+                                  """).df()
     latin = [name for name, encoding in encodings.items() if encoding == "latin-1"]
     batch = Batch(source=source, kind="fsds", row_name=lambda row: f"num.txt row {int(row)}",
                   stored_wins=True, fills=True,
@@ -302,12 +324,8 @@ def read_fsds(path: str | Path, known: Callable[[list[str], list[str]], Known], 
         "period_end": pd.to_datetime(subs["period"], format="%Y%m%d").dt.date, "filed": subs["filed"],
         "accepted_at": subs["accepted_at"], "accepted_precision": subs["accepted_precision"], "accepted_note": note,
         "source": sub_source})
-    names = dict(zip(held.entities["entity_id"], held.entities["name"], strict=True))
-    batch.entities = pd.DataFrame({
-        "entity_id": subs["entity_id"], "cik": subs["cik"],
-        "name": [None if e in names else n for e, n in zip(subs["entity_id"], subs["name"], strict=True)],
-        "tickers": [[] for _ in range(len(subs))],
-        "other_names": [[n] if e in names and n != names[e] else [] for e, n in
-                        zip(subs["entity_id"], subs["name"], strict=True)]}).drop_duplicates("entity_id")
+    # named as of their latest submission here; the write plan weighs that against the name stored
+    batch.entities = entities.assign(tickers=[[] for _ in range(len(entities))],
+                                     other_names=[list(n) for n in entities["other_names"]])
     batch.source_of.update(reports=num_source, filings=sub_source)
     return batch

@@ -14,7 +14,7 @@ import pyarrow as pa
 from factstore.errors import LoadError
 from factstore.loaders.batch import REPORT_COLUMNS, Batch
 from factstore.loaders.companyfacts import entity_row
-from factstore.loaders.cover import SEC_SCHEME, Cover, read_file_name
+from factstore.loaders.cover import Cover, context_cik, read_file_name
 from factstore.loaders.filing import Filer, check_stored, given_acceptance, no_second_report
 from factstore.loaders.fsds import concept_key, dims_key
 from factstore.xbrl.model import Document, Fact
@@ -40,11 +40,7 @@ def xbrl_batch(document: Document, filer: Filer, filings: pd.DataFrame, cover: C
     if cover.form is None or cover.period_end is None:
         raise LoadError(source, "the document has no dei:DocumentType or dei:DocumentPeriodEndDate",
                         field="dei:DocumentType")
-    others = {f.context.identifier for f in document.facts if f.context.scheme == SEC_SCHEME} - {
-        f"{filer.cik:010d}", str(filer.cik)} if filer.cik is not None else set()
-    if others:
-        raise LoadError(source, f"facts of CIK {', '.join(sorted(others))} in a filing of {filer.entity_id} "
-                                f"(CIK {filer.cik})", field="entity")
+    context_cik(document, filer.cik)
     named = read_file_name(source)
     given = given_acceptance(accepted_at, source, accession or Path(source).name, named.day)
     if accession is None:
@@ -77,11 +73,13 @@ def xbrl_batch(document: Document, filer: Filer, filings: pd.DataFrame, cover: C
 
 
 def with_facts(batch: Batch, document: Document) -> Batch:
-    """A batch of one filing (its filings row) given the document's facts: every one into xbrl_facts, the numbers
-    (not nil, not inconsistent, not forever) into reports. Facts of the filing stored before are added only where
-    the store has none for their key (as FSDS's are). Both frames are Arrow, built from the facts' columns."""
+    """A batch of one filing (its filings and entities rows) given the document's facts, every context naming the
+    filer: every fact into xbrl_facts, the numbers (not nil, not inconsistent, not forever) into reports. Facts of
+    the filing stored before are added only where the store has none for their key (as FSDS's are). Both frames are
+    Arrow, built from the facts' columns."""
     filings = batch.filings
     (filing,) = filings.to_pylist() if isinstance(filings, pa.Table) else filings.to_dict("records")
+    context_cik(document, batch.entities.column("cik")[0].as_py())  # every fact is the filer's
     facts, source = document.facts, document.source
     n, at, form = len(facts), pd.Timestamp(filing["accepted_at"]).as_unit("us").to_pydatetime(), filing["form"]
     same = lambda value, size: [value] * size  # noqa: E731

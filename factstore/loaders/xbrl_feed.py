@@ -16,13 +16,16 @@ from factstore.timing import NEW_YORK, Place, resolve_acceptances
 
 EDGAR = "http://www.sec.gov/Archives/edgar"
 FEED_COLUMNS = ["accession", "cik", "company", "form", "period", "fiscal_year_end", "filed", "accepted_at",
-                "accepted_local", "accepted_precision", "accepted_note", "files", "source"]
+                "accepted_local", "accepted_precision", "accepted_note", "files", "source", "item"]
+SAYS = {"cik": "edgar:cikNumber", "form": "edgar:formType", "period": "edgar:period",
+        "accepted_local": "edgar:acceptanceDatetime"}  # what two listings of one accession must agree on
 _PARSER = etree.XMLParser(huge_tree=True, resolve_entities=False, no_network=True)
 
 
 def read_feed(path: str | Path, body: bytes | None = None) -> pd.DataFrame:
-    """A monthly feed's filings, one row each (an accession listed twice is kept once: the first). A missing or
-    unreadable field is a LoadError naming the file, the item (1-based) and the field."""
+    """A monthly feed's filings, one row each, with its item number (1-based). An accession listed twice alike is
+    kept once; listed with another CIK, form, period or acceptance time, it is refused naming both items. A missing
+    or unreadable field is a LoadError naming the file, the item and the field."""
     source = str(path)
     try:
         root = etree.fromstring(body if body is not None else Path(path).read_bytes(), _PARSER)
@@ -35,7 +38,9 @@ def read_feed(path: str | Path, body: bytes | None = None) -> pd.DataFrame:
         rows.append(_row(filing, source, n))
     if not rows:
         raise LoadError(source, "no edgar:xbrlFiling items: not an EDGAR XBRL feed")
-    frame = pd.DataFrame(rows).drop_duplicates("accession", ignore_index=True)
+    frame = pd.DataFrame(rows)
+    _no_contradiction(frame, source)
+    frame = frame.drop_duplicates("accession", ignore_index=True)
     times = resolve_acceptances(list(frame["moment"]), list(frame["filed"]),
                                 lambda i: Place(source, frame["accession"][i], "acceptanceDatetime", "filingDate"),
                                 note="EDGAR XBRL feed (New York time)")
@@ -44,6 +49,24 @@ def read_feed(path: str | Path, body: bytes | None = None) -> pd.DataFrame:
     frame["accepted_note"] = [t.note for t in times]
     frame["source"] = source
     return frame[FEED_COLUMNS]
+
+
+def _no_contradiction(frame: pd.DataFrame, source: str) -> None:
+    """Refuse an accession the feed lists twice with another CIK, form, period or acceptance time."""
+    repeats = frame[frame.duplicated("accession", keep=False)]
+    for _, listings in repeats.groupby("accession", sort=False):
+        first = listings.iloc[0]
+        for _, other in listings.iloc[1:].iterrows():
+            differs = [c for c in SAYS if not (first[c] == other[c] or pd.isna(first[c]) and pd.isna(other[c]))]
+            if differs:
+                raise LoadError(source, f"accession {first['accession']} is listed twice: item {first['item']} says "
+                                f"{_says(first)}, item {other['item']} says {_says(other)}", row=int(other["item"]),
+                                field=SAYS[differs[0]])
+
+
+def _says(row: pd.Series) -> str:
+    """What a listing says of its filing, for a refusal."""
+    return f"CIK {row['cik']}, {row['form']} for {row['period']}, accepted {row['accepted_local']} New York"
 
 
 def _row(filing: etree._Element, source: str, n: int) -> dict[str, Any]:
@@ -76,5 +99,5 @@ def _row(filing: etree._Element, source: str, n: int) -> dict[str, Any]:
     return {"accession": "-".join(accession.groups()), "cik": int(cik), "company": text("companyName", False),
             "form": text("formType"), "period": period.date() if period else None,
             "fiscal_year_end": text("fiscalYearEnd", False), "filed": parsed("filingDate", "%m/%d/%Y").date(),
-            "moment": local.replace(tzinfo=NEW_YORK), "accepted_local": local, "files": files}
+            "moment": local.replace(tzinfo=NEW_YORK), "accepted_local": local, "files": files, "item": n}
 

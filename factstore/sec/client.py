@@ -7,9 +7,12 @@ scheme and host of both, keeping the SEC's paths.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
+import socket
+import threading
 import time
 import zlib
 from collections.abc import Callable
@@ -21,10 +24,13 @@ from urllib.parse import urljoin, urlsplit
 
 import orjson
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3 import HTTPConnectionPool, HTTPSConnectionPool, ProxyManager
+from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.exceptions import HTTPError as Urllib3Error
 
 from factstore import limits
-from factstore.errors import FactstoreError
+from factstore.errors import FactstoreError, LoadError
 from factstore.progress import progress_bar
 from factstore.sec.cache import ResponseCache, safe_path
 from factstore.sec.throttle import RateLimiter
@@ -46,6 +52,7 @@ ERROR_PAGES = (b"Request Rate Threshold Exceeded", b"Undeclared Automated Tool")
 CLOSING_TAG = {".htm": rb"</html\s*>", ".html": rb"</html\s*>", ".xml": rb"</[\w:.-]+\s*>",
                ".txt": rb"</SEC-DOCUMENT\s*>"}
 T = TypeVar("T")
+_HEADERS_BY = threading.local()  # .until: the time.monotonic() by which this thread's response has its headers
 
 
 class FetchError(FactstoreError):
@@ -54,6 +61,74 @@ class FetchError(FactstoreError):
     def __init__(self, url: str, message: str, *, status: int | None = None) -> None:
         self.url, self.status = url, status
         super().__init__(f"{url}: {message}")
+
+
+class _HeadersByDeadline:
+    """A connection whose response's status line and headers must arrive by the deadline of the thread asking
+    (_HEADERS_BY): then its socket is shut down, so a server trickling them is not waited for, and the request
+    fails as timed out (a transient failure: retried while the deadline allows)."""
+
+    sock: socket.socket | None
+
+    def getresponse(self) -> Any:
+        until = getattr(_HEADERS_BY, "until", None)
+        if until is None or self.sock is None:
+            return super().getresponse()  # type: ignore[misc]
+        sock, late = self.sock, threading.Event()
+
+        def stop() -> None:
+            late.set()
+            with contextlib.suppress(OSError):  # closed already
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)  # the plain socket's, under TLS too
+
+        timer = threading.Timer(max(0.0, until - time.monotonic()), stop)
+        timer.daemon = True
+        timer.start()
+        try:
+            response = super().getresponse()  # type: ignore[misc]
+        except Exception:
+            if late.is_set():
+                raise TimeoutError("no status line and headers within the deadline") from None
+            raise
+        finally:
+            timer.cancel()
+        if late.is_set():  # the headers ended at the shutdown: not whole
+            response.close()
+            raise TimeoutError("no status line and headers within the deadline")
+        return response
+
+
+class _Http(_HeadersByDeadline, HTTPConnection):
+    pass
+
+
+class _Https(_HeadersByDeadline, HTTPSConnection):
+    pass
+
+
+class _HttpPool(HTTPConnectionPool):
+    ConnectionCls = _Http
+
+
+class _HttpsPool(HTTPSConnectionPool):
+    ConnectionCls = _Https
+
+
+_POOLS = {"http": _HttpPool, "https": _HttpsPool}
+
+
+class _Adapter(HTTPAdapter):
+    """requests' adapter, its connections (through a plain HTTP proxy too) keeping the deadline on headers."""
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = _POOLS
+
+    def proxy_manager_for(self, proxy: str, **kwargs: Any) -> Any:
+        manager = super().proxy_manager_for(proxy, **kwargs)
+        if type(manager) is ProxyManager:  # a SOCKS proxy's manager has pools of its own
+            manager.pool_classes_by_scheme = _POOLS
+        return manager
 
 
 def cik_path(cik: int) -> str:
@@ -81,9 +156,10 @@ def retry_after(value: str | None) -> float | None:
 class SecClient:
     """Fetches from the SEC: a declared User-Agent, at most `max_per_second` requests, retries with
     exponential backoff on 429, 5xx and broken connections (honouring Retry-After), a timeout on every
-    request, a wall-clock `deadline` on each payload read whole (a server trickling bytes never holds it longer),
-    and each raw payload written to the cache before it is parsed. `offline=True` replays the cache without the
-    network."""
+    request, a wall-clock `deadline` on each payload read whole, from the request to its last byte (a server
+    trickling its headers or body never holds it longer; a download's headers too), and each raw payload written to
+    the cache before it is parsed. `offline=True` replays the cache without the network. A `session` given keeps
+    its own adapters, so the deadline does not cover its headers."""
 
     def __init__(self, user_agent: str | None = None, *, base_url: str | None = None,
                  cache_dir: str | Path | None = None, offline: bool = False, max_per_second: int = 10,
@@ -107,7 +183,11 @@ class SecClient:
         self.limiter = RateLimiter.shared(max_per_second)  # one window for every client in the process
         self.timeout, self.retries, self.backoff, self.max_wait = timeout, retries, backoff, max_wait
         self.deadline = deadline  # wall-clock seconds for a payload read whole, every attempt and hop included
-        self.session = session or requests.Session()
+        if session is None:
+            session = requests.Session()
+            for prefix in ("https://", "http://"):
+                session.mount(prefix, _Adapter())
+        self.session = session
         self.session.headers.update({"User-Agent": user_agent or "", "Accept-Encoding": "gzip, deflate"})
         self._sleep = sleep
         self._tickers: dict[str, int] | None = None
@@ -127,7 +207,7 @@ class SecClient:
                                       f"{f'; last: {problem}' if problem else ''}")
             wait = self.backoff * 2 ** attempt * random.uniform(0.5, 1.0)
             try:
-                response = self._follow(url)
+                response = self._follow(url, until if until is not None else time.monotonic() + self.deadline)
                 if response.status_code == 200:
                     return read(response)
             except (*TRANSIENT, _ShortBody) as exc:
@@ -149,12 +229,17 @@ class SecClient:
                 self._sleep(max(0.0, min(wait, self.max_wait, left)))
         raise FetchError(url, f"gave up after {self.retries + 1} attempts; last: {problem}")
 
-    def _follow(self, url: str) -> requests.Response:
+    def _follow(self, url: str, until: float) -> requests.Response:
         """One GET with its redirects followed by hand: each hop waits its turn in the rate limiter, goes only to
-        the configured hosts (the User-Agent is never sent elsewhere), and there are at most MAX_REDIRECTS."""
+        the configured hosts (the User-Agent is never sent elsewhere), and there are at most MAX_REDIRECTS; each
+        response's headers arrive before `until` (time.monotonic()) or it is a timeout."""
         for _ in range(MAX_REDIRECTS + 1):
             self.limiter.wait()
-            response = self.session.get(url, timeout=self.timeout, stream=True, allow_redirects=False)
+            _HEADERS_BY.until = until
+            try:
+                response = self.session.get(url, timeout=self.timeout, stream=True, allow_redirects=False)
+            finally:
+                _HEADERS_BY.until = None
             if response.status_code not in REDIRECT_STATUS:
                 return response
             response.close()
@@ -316,13 +401,17 @@ class _ShortBody(Exception):
 
 def _whole_body(response: requests.Response, until: float) -> bytes:
     """The body read whole before `until` (time.monotonic()): as many bytes as its Content-Length, a gzip or deflate
-    stream that reaches its end, and not one of the SEC's error pages."""
-    blocks = []
+    stream that reaches its end (unpacked a block at a time, never past the caps of factstore.limits), and not one
+    of the SEC's error pages."""
+    blocks, got = [], 0
     try:
         while block := response.raw.read1(1 << 16, decode_content=False):  # what has arrived, up to 64 KiB
             blocks.append(block)
+            got += len(block)
             if time.monotonic() > until:
-                raise _ShortBody(f"still arriving at the deadline ({sum(map(len, blocks))} bytes)")
+                raise _ShortBody(f"still arriving at the deadline ({got} bytes)")
+            if why := limits.too_big(got, got):
+                raise FetchError(response.url, f"refused: {why}")
         raw = b"".join(blocks)
     finally:
         response.close()  # a body read to its end has given its connection back to the pool: it stays alive
@@ -331,14 +420,13 @@ def _whole_body(response: requests.Response, until: float) -> bytes:
         raise _ShortBody(f"got {len(raw)} of {declared} bytes")
     encoding = response.headers.get("Content-Encoding", "").strip().lower()
     if encoding in ("gzip", "deflate"):
-        stream = zlib.decompressobj(31 if encoding == "gzip" else 15)
         try:
-            body = stream.decompress(raw, limits.MAX_UNPACKED + 1)  # never more than the cap in memory
+            body, ended = limits.inflate(raw, 31 if encoding == "gzip" else 15, response.url)
         except zlib.error as exc:
             raise _ShortBody(f"a corrupt {encoding} stream: {exc}") from None
-        if why := limits.too_big(len(raw), len(body)):
-            raise FetchError(response.url, f"refused: {why}")
-        if not stream.eof:
+        except LoadError as exc:  # past the caps
+            raise FetchError(response.url, exc.reason) from None
+        if not ended:
             raise _ShortBody(f"the {encoding} stream stops before its end ({len(raw)} bytes)")
     elif encoding in ("", "identity"):
         body = raw

@@ -182,7 +182,7 @@ def _open_zip(path: Path) -> ZipFile:
 def _member_json(archive: ZipFile | None, path: Path | None, name: str) -> Named:
     source = f"{path}!{name}"
     try:
-        parsed = orjson.loads(archive.read(name))  # type: ignore[union-attr]
+        parsed = orjson.loads(limits.read_member(archive, name, source))  # type: ignore[arg-type]
     except orjson.JSONDecodeError as exc:
         raise LoadError(source, f"malformed JSON: {exc}") from exc
     except (BadZipFile, OSError, EOFError, zlib.error) as exc:

@@ -41,6 +41,8 @@ def index(db: Db, strategy: str = "structure", *, size: int | None = None, new_o
     """Every stored document chunked with a strategy, and its index (see FactStore.index)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+    if size is not None and size < 1:
+        raise ValueError(f"size must be at least 1 character, not {size}")
     docs = db.all("""SELECT doc_id, title FROM documents d WHERE text IS NOT NULL AND NOT (? AND EXISTS (
         SELECT 1 FROM chunks c WHERE c.doc_id = d.doc_id AND c.strategy = ?)) ORDER BY doc_id""",
                      [new_only, strategy])

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from factstore import limits
 from factstore.errors import LoadError
 from factstore.xbrl.inline import declares_inline, inline_namespace, read_inline
 from factstore.xbrl.instance import read_instance
@@ -60,10 +61,20 @@ def read_body(body: bytes, source: str) -> Document:
 
 
 def _from_zip(path: Path) -> list[Document]:
-    """A filing's zip: its inline documents (a document set), else its one instance."""
-    source = str(path)
-    with zipfile.ZipFile(path) as archive:
-        bodies = {n: archive.read(n) for n in archive.namelist() if n.lower().endswith(_SUFFIXES)}
+    """A filing's zip: its inline documents (a document set), else its one instance; its members unpacked within
+    the caps (factstore.limits), each and together."""
+    source, bodies, packed, unpacked = str(path), {}, 0, 0
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise LoadError(source, f"cannot read as a zip archive: {exc}") from exc
+    with archive:
+        for info in archive.infolist():
+            if info.filename.lower().endswith(_SUFFIXES):
+                bodies[info.filename] = limits.read_member(archive, info.filename, f"{source}!{info.filename}")
+                packed, unpacked = packed + info.compress_size, unpacked + len(bodies[info.filename])
+                if why := limits.too_big(packed, unpacked):  # the members together, as each one
+                    raise LoadError(source, f"refused: {why}")
     inline = [read_body(b, f"{source}:{n}") for n, b in bodies.items()
               if not n.lower().endswith(".xml") and declares_inline(b)]
     if inline:

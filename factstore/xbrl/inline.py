@@ -10,7 +10,21 @@ from decimal import Decimal
 from lxml import etree
 
 from factstore.errors import LoadError
-from factstore.xbrl.model import XSI_NIL, Document, Fact, contexts, element_text, exact, plain, qname, units
+from factstore.xbrl.model import (
+    XSI_NIL,
+    Document,
+    Fact,
+    contexts,
+    decimals_of,
+    element_text,
+    exact,
+    number_text,
+    plain,
+    qname,
+    scaled,
+    small_integer,
+    units,
+)
 from factstore.xbrl.transforms import TransformError, transform
 
 NAMESPACES = ("http://www.xbrl.org/2013/inlineXBRL", "http://www.xbrl.org/2008/inlineXBRL")
@@ -71,24 +85,25 @@ def read_inline(root: etree._Element, source: str, shared: dict[str | None, str]
             unit = None
             value = None if nil else _formatted(element, scope, _chain(element, continuations, source), source,
                                                 line)
-        facts.append(Fact(concept, namespace, context, unit, value, element.get("decimals"), kind == "nonFraction",
-                          element.get("id"), line))
+        facts.append(Fact(concept, namespace, context, unit, value, decimals_of(element, source, line),
+                          kind == "nonFraction", element.get("id"), line))
     return Document(source, "inline", facts)
 
 
 def _number(element: etree._Element, scope: dict[str | None, str], source: str, line: int | None) -> str:
-    """A nonFraction's value: its text through its format, times ten to its scale, negated by sign="-"."""
-    text = "".join(element.itertext())
+    """A nonFraction's value: its text (no longer than a number can be, without a sign) through its format, times
+    ten to its scale (a small integer), negated by sign="-", all exactly."""
+    text = number_text("".join(element.itertext()), source, line)
     shown = _formatted(element, scope, text, source, line) if element.get("format") else text
-    number = exact(shown, source, line)
+    number = exact(shown, source, line, signed=False)
     scale = element.get("scale")
-    if scale:
-        try:
-            number = number.scaleb(int(scale))
-        except ValueError as exc:
-            raise LoadError(source, f"line {line}: scale {scale!r} is not an integer", field="scale") from exc
-    if element.get("sign") == "-":
-        number = -number
+    if scale is not None:
+        number = scaled(number, small_integer(scale, source, line, "scale"))
+    sign = element.get("sign")
+    if sign not in (None, "-"):
+        raise LoadError(source, f"line {line}: sign {sign[:20]!r} is not '-'", field="sign")
+    if sign:
+        number = number.copy_negate()
     return plain(number if number else Decimal(0))
 
 

@@ -12,6 +12,7 @@ from factstore.xbrl.model import (
     Document,
     Fact,
     contexts,
+    decimals_of,
     element_text,
     exact,
     markup_text,
@@ -58,7 +59,7 @@ def read_instance(root: etree._Element, source: str, shared: dict[str | None, st
             value = plain(exact(element.text or "", source, line))
         else:
             value = markup_text(element.text or "") if not len(element) else element_text(element)
-        facts.append(Fact(concept, namespace, context, unit, value, element.get("decimals"), unit is not None,
-                          element.get("id"), line))
+        facts.append(Fact(concept, namespace, context, unit, value, decimals_of(element, source, line),
+                          unit is not None, element.get("id"), line))
     return Document(source, "instance", facts)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation, localcontext
 from functools import cache
@@ -26,7 +26,12 @@ _STANDARD = [(re.compile(p), prefix) for p, prefix in (
     (r"^https?://fasb\.org/srt/", "srt"),
     (r"^https?://xbrl\.ifrs\.org/taxonomy/[\d-]+/ifrs-full$", "ifrs-full"),
     (r"^https?://xbrl\.sec\.gov/(\w+)/\d{4}", r"\1"))]
-_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+_DECIMAL = re.compile(r"([+-]?)(?:\d+(?:\.\d*)?|\.\d+)")
+_INTEGER = re.compile(r"[+-]?\d+", re.ASCII)
+# the most characters a number may be shown or written in (the real filings' longest: 17, '2,628,553,000,000'), and
+# the largest size of a scale or decimals (theirs: scale -2 to 12, decimals -11 to 5); beyond, a document is refused
+NUMBER_CHARS = 100
+SMALL_INTEGER = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +45,7 @@ class Context:
     start: date | None
     end: date | None
     dims: tuple[tuple[str, str], ...] = ()
+    line: int | None = field(default=None, compare=False)  # where it stands
 
     @property
     def key(self) -> tuple:
@@ -103,15 +109,55 @@ def standard_prefix(namespace: str, prefix: str) -> str:
     return prefix
 
 
-def exact(text: str, source: str, line: int | None, field: str = "value") -> Decimal:
-    """An xs:decimal's exact value (an integer or decimal literal: no exponent, no grouping)."""
+def number_text(text: str, source: str, line: int | None, field: str = "value") -> str:
+    """A number's text, stripped, refused beyond NUMBER_CHARS characters (bounded work whatever a document holds)."""
     value = text.strip()
-    if not _DECIMAL.fullmatch(value):
+    if len(value) > NUMBER_CHARS:
+        raise LoadError(source, f"line {line}: a number of {len(value):,} characters ({value[:20]!r}...): more than "
+                                f"{NUMBER_CHARS}", field=field)
+    return value
+
+
+def exact(text: str, source: str, line: int | None, field: str = "value", *, signed: bool = True) -> Decimal:
+    """An xs:decimal's exact value (an integer or decimal literal: no exponent, no grouping); `signed=False`: an
+    inline number's shown text, which carries no sign (the sign attribute does)."""
+    value = number_text(text, source, line, field)
+    match = _DECIMAL.fullmatch(value)
+    if not match:
         raise LoadError(source, f"line {line}: {value[:40]!r} is not a decimal number", field=field)
+    if match[1] and not signed:
+        raise LoadError(source, f"line {line}: {value[:40]!r} is shown with a sign (an inline number's sign is its "
+                                "sign attribute)", field=field)
     try:
         return Decimal(value)
     except InvalidOperation as exc:  # pragma: no cover - the pattern admits only what Decimal reads
         raise LoadError(source, f"line {line}: {value[:40]!r} is not a decimal number", field=field) from exc
+
+
+def small_integer(text: str, source: str, line: int | None, field: str) -> int:
+    """An integer attribute (a scale, decimals) of at most SMALL_INTEGER either way."""
+    value = text.strip()
+    if len(value) > 12 or not _INTEGER.fullmatch(value) or abs(int(value)) > SMALL_INTEGER:
+        raise LoadError(source, f"line {line}: {value[:40]!r} is not an integer from {-SMALL_INTEGER} to "
+                                f"{SMALL_INTEGER}", field=field)
+    return int(value)
+
+
+def decimals_of(element: etree._Element, source: str, line: int | None) -> str | None:
+    """A fact's decimals as written ('-6', 'INF'), None where absent; anything else is refused."""
+    value = element.get("decimals")
+    if value is None:
+        return None
+    value = value.strip()
+    if value != "INF":
+        small_integer(value, source, line, "decimals")
+    return value
+
+
+def scaled(number: Decimal, scale: int) -> Decimal:
+    """A decimal times ten to `scale`, exactly (no context's precision or exponent limit applies)."""
+    sign, digits, exponent = number.as_tuple()
+    return Decimal((sign, digits, exponent + scale))
 
 
 def plain(number: Decimal) -> str:
@@ -196,8 +242,11 @@ def _context(element: etree._Element, source: str, scope: dict[str | None, str] 
         first = last = None
     else:
         first, last = _day(start or "", False, source, line), _day(end or "", True, source, line)
+        if last < first:
+            raise LoadError(source, f"line {line}: context {element.get('id')!r} ends ({end.strip()}) before it "
+                                    f"starts ({start.strip()})", field="period")
     return Context(element.get("id"), identifier.get("scheme", ""), (identifier.text or "").strip(), first, last,
-                   tuple(sorted(dims.items())))
+                   tuple(sorted(dims.items())), line)
 
 
 def _day(text: str, ends: bool, source: str, line: int | None) -> date:
@@ -279,6 +328,7 @@ def _consistent(facts: list[Fact]) -> bool:
     values = [Decimal(f.value) for f in facts]
     if fewest == float("inf") or fewest == float("-inf"):
         return len(set(values)) == 1
-    with localcontext(prec=80):
+    # exact: a value has at most NUMBER_CHARS digits, moved by a scale, and is rounded at decimals of SMALL_INTEGER
+    with localcontext(prec=NUMBER_CHARS + 3 * SMALL_INTEGER):
         quantum = Decimal(1).scaleb(-int(fewest))
         return len({v.quantize(quantum) for v in values}) == 1
