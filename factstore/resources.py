@@ -8,7 +8,8 @@ from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
-MACRO_SQL = ("ids.sql", "placing.sql", "macros.sql", "panel.sql")  # the table macros (what Spark's executors need beside the tables)
+# the table macros (what Spark's executors need beside the tables)
+MACRO_SQL = ("ids.sql", "placing.sql", "macros.sql", "panel.sql")
 CATALOG_SQL = (*MACRO_SQL, "views.sql")  # the macros and views, over a store's tables or a snapshot's
 SQL_FILES = ("schema.sql", *CATALOG_SQL)  # what makes a store, in this order
 
