@@ -33,6 +33,8 @@ class Fact:
     source: str
     form: str
     fiscal_period: str | None = None
+    # how exact its times are: the coarsest of its filing's and its parts' ('date': only a filing day's end is known)
+    accepted_precision: str | None = None
     derived: bool = False
     formula: str | None = None
     warnings: tuple[str, ...] = ()
@@ -116,6 +118,9 @@ def _pick(db: Db, rows: list[dict[str, Any]], entity_id: str, concepts: list[str
     parts = ([_with_first(own, r["first"])] if "first" in r
              else _first_filings(db, r.get("parts") or [own], r["unit"], concepts, entity_id))
     newest = max(parts, key=lambda p: p["first_accepted_at"])
+    filings = [r["filing_id"], *(p.get("filing_id") for p in parts)]
+    precision = db.one("SELECT coarsest_precision(list(accepted_precision)) FROM filings "
+                       "WHERE filing_id IN (SELECT unnest(?))", [filings])[0]
     concept = r.get("concept") or concepts[0]
     where = None if r.get("derived") else printed(
         db, [(r["filing_id"], concept), (newest["first_filing_id"], newest["first_concept"])],
@@ -124,7 +129,7 @@ def _pick(db: Db, rows: list[dict[str, Any]], entity_id: str, concepts: list[str
         entity=entity_id, concept=concept, value=float(r["value"]),
         unit=r["unit"], start=r["period_start"], end=r["period_end"],
         accepted_at=pd.Timestamp(r["accepted_at"], tz=UTC), source=r["filing_id"], form=r["form"],
-        fiscal_period=r.get("fiscal_period"), derived=bool(r.get("derived", False)),
+        fiscal_period=r.get("fiscal_period"), accepted_precision=precision, derived=bool(r.get("derived", False)),
         formula=r.get("formula"), warnings=tuple(warnings), parts=tuple(parts),
         known_since=pd.Timestamp(newest["first_accepted_at"], tz=UTC), first_source=newest["first_filing_id"],
         first_form=newest["first_form"], printed=where)

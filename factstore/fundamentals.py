@@ -94,7 +94,8 @@ def _years_as_fourth_quarters(db: Db, read: Any, entity_ids: list[str], needed: 
 def _first_reported(db: Db, entity_ids: list[str], metrics: list[Metric], period: str,
                     moment: Any) -> pd.DataFrame:
     """Per entity, metric and period, the value at the vintage the period first appeared (the newest period of
-    some metric then), if the metric's newest period then is it."""
+    some metric then), if the metric's newest period then is it. A vintage is a second: where that second holds a
+    filing and its amendment, a value both report is the first's in filing order (filing_order: the original)."""
     concepts = [c for m in metrics for c in m.concepts]
     items = [no for no, m in enumerate(metrics, 1) for _ in m.concepts]
     with db.frame(pd.DataFrame({"date": pd.Series([], dtype="datetime64[us]")})) as none:
@@ -104,12 +105,31 @@ def _first_reported(db: Db, entity_ids: list[str], metrics: list[Metric], period
                 WHERE value IS NOT NULL AND (?::TIMESTAMP IS NULL OR date <= ?::TIMESTAMP)
             ), firsts AS (
                 SELECT entity_id, fiscal_period, period_end, min(date) AS datekey FROM ev GROUP BY ALL
+            ), chosen AS (
+                SELECT e.entity_id, e.fiscal_period, e.period_start, e.period_end, f.datekey, e.item, e.value, e.unit,
+                    e.accepted_at, e.filing_id, e.form
+                FROM firsts f JOIN ev e ON e.entity_id = f.entity_id AND e.date = f.datekey
+                 AND e.fiscal_period = f.fiscal_period AND e.period_end = f.period_end
+            ), items AS (
+                SELECT unnest(?::VARCHAR[]) AS concept, unnest(range(1, len(?::VARCHAR[]) + 1)) AS rank,
+                    unnest(?::BIGINT[]) AS item
+            ), original AS (
+                -- the first filing in filing order reporting the value at the second it was read at (the panel's
+                -- value of that second is its newest filing's), within it the first concept of the metric
+                SELECT c.entity_id, c.fiscal_period, c.period_end, c.item,
+                    arg_min(r.value, (filing_order(r.accepted_at, r.form, r.filing_id), i.rank)) AS value,
+                    arg_min(r.filing_id, (filing_order(r.accepted_at, r.form, r.filing_id), i.rank)) AS filing_id,
+                    arg_min(r.form, (filing_order(r.accepted_at, r.form, r.filing_id), i.rank)) AS form
+                FROM chosen c JOIN reports r ON r.entity_id = c.entity_id AND r.accepted_at = c.accepted_at
+                 AND r.period_end = c.period_end AND r.period_start IS NOT DISTINCT FROM c.period_start
+                 AND r.unit = c.unit
+                JOIN items i ON i.concept = r.concept AND i.item = c.item
+                GROUP BY ALL
             )
-            SELECT e.entity_id, e.fiscal_period, e.period_start, e.period_end, f.datekey, e.item, e.value, e.unit,
-                e.accepted_at, e.filing_id, e.form
-            FROM firsts f JOIN ev e ON e.entity_id = f.entity_id AND e.date = f.datekey
-             AND e.fiscal_period = f.fiscal_period AND e.period_end = f.period_end""",
-            [concepts, entity_ids, items, period, moment, moment])
+            SELECT c.* REPLACE (coalesce(o.value, c.value) AS value, coalesce(o.filing_id, c.filing_id) AS filing_id,
+                coalesce(o.form, c.form) AS form)
+            FROM chosen c LEFT JOIN original o USING (entity_id, fiscal_period, period_end, item)""",
+            [concepts, entity_ids, items, period, moment, moment, concepts, concepts, items])
 
 
 def _most_recent(db: Db, entity_ids: list[str], metrics: list[Metric], period: str, moment: Any) -> pd.DataFrame:

@@ -193,7 +193,10 @@ def _filer(db: Db, source: str, entity: str | int | None, cik: int | str | None,
     if said is not None and said != row[0]:
         raise LoadError(source, f"the document is CIK {said} ({label or 'unnamed'}), but {entity} is CIK {row[0]} "
                                 f"({row[1]}) in the store", field="cik" if cik is not None else "entity")
-    return Filer(entity_id, row[0], row[1], tuple(dict.fromkeys([*(row[2] or ()), *cover.tickers])))
+    # an XBRL cover states the filer's name as of its filing (the write plan weighs it by that acceptance); a name
+    # read off a cover page's text is no such statement, and the stored one stands
+    stated = cover.name if cover.source != "cover page" else None
+    return Filer(entity_id, row[0], stated or row[1], tuple(dict.fromkeys([*(row[2] or ()), *cover.tickers])))
 
 
 def _cik(value: int | str, source: str) -> int:

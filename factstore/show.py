@@ -27,6 +27,8 @@ def fact_lines(fact: Fact) -> str:
     lines = [f"{number(fact.value)} {fact.unit}  {fact.concept}{label} ({period})",
              f"  known from {fact.known_since or fact.accepted_at:%Y-%m-%d %H:%M:%S} UTC, first reported in "
              f"{fact.first_form or fact.form} {fact.first_source or fact.source}"]
+    if fact.accepted_precision not in (None, "second"):
+        lines.append(f"  accepted time known to the {fact.accepted_precision} only")
     if fact.first_source not in (None, fact.source):
         lines.append(f"  last reported in {fact.form} {fact.source} ({fact.accepted_at:%Y-%m-%d %H:%M:%S} UTC)")
     if fact.derived:

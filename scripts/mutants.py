@@ -34,6 +34,8 @@ TAGGED = ("tests/test_tagged.py",)
 PARTS = "tests/test_ask_real.py::test_parts_a_segments_own_figure_spanish_names_and_a_currency_named_after_a_country"
 REAL_PERIOD = "tests/test_ask_real.py::test_a_text_question_as_of_a_period_end_reads_that_periods_report"
 SECOND_HALF = ("tests/test_ask_real.py::test_a_second_half_is_the_year_less_its_first_half_as_known_then",)
+ORDERED = "tests/test_trust_order.py::test_every_order_of_loads_gives_the_same_store[fsds-companyfacts-xbrl-feed]"
+XBRL_FIRST = "tests/test_trust_order.py::test_every_order_of_loads_gives_the_same_store[feed-xbrl-fsds-companyfacts]"
 BANK = ("tests/test_ask_bank.py::test_no_wrong_number_is_stated_and_nearly_all_are_right[every=16]",)
 
 
@@ -324,18 +326,14 @@ MUTANTS: list[Mutant] = [
     Mutant("a question at the length cap refused", "factstore/ask/route.py",
            "    if len(question) > MAX_QUESTION:", "    if len(question) >= MAX_QUESTION:",
            ("tests/test_ask_robust.py",)),
-    Mutant("a damaged FSDS zip member unnamed", "factstore/loaders/fsds.py",
-           "                except (zipfile.BadZipFile, zlib.error, EOFError) as exc:",
-           "                except OSError as exc:", ("tests/test_fsds.py",)),
+    Mutant("a damaged FSDS zip member unnamed", "factstore/limits.py",
+           "    except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as exc:",
+           "    except KeyError as exc:", ("tests/test_fsds.py",)),
     Mutant("a remembered index used after the stored one changed", "factstore/text/index.py",
            "        if known is None or known[0] != version:", "        if known is None:", ("tests/test_threads.py",)),
     Mutant("a reader fails on a snapshot pruned while it opened it", "factstore/snapshots.py",
            "OPEN_ATTEMPTS = 3", "OPEN_ATTEMPTS = 1", ("tests/test_publish.py",)),
     # --- decompression bombs (issue #23, item 13)
-    Mutant("an FSDS zip member unpacked past the cap", "factstore/loaders/fsds.py",
-           "limits.too_big(packed, written)", "None", ("tests/test_fsds.py",)),
-    Mutant("a bulk member read past the cap", "factstore/sec/ingest.py",
-           "limits.too_big(packed, size)", "None", ("tests/test_sec_ingest.py",)),
     Mutant("a gzip body unpacked past the cap", "factstore/limits.py",
            "too_big(len(packed), size)", "None", ("tests/test_sec_client.py",)),
     Mutant("no ratio cap", "factstore/limits.py",
@@ -896,9 +894,10 @@ MUTANTS: list[Mutant] = [
     Mutant("the facts CSV opened unchecked", "factstore/cli.py", "pd.read_csv(input_path(args.questions)",
            "pd.read_csv((args.questions)", ("tests/test_trust_resources.py::"
             "test_a_fifo_given_to_the_cli_is_one_line_naming_it[facts]",)),
-    Mutant("a zip member read past the cap", "factstore/limits.py", "too_big(packed, size)", "None",
-           ("tests/test_trust_resources.py::"
-            "test_a_bomb_member_of_an_xbrl_zip_is_refused_in_bounded_memory",)),
+    Mutant("a zip member read past the cap (FSDS, the bulk zips, an XBRL zip)", "factstore/limits.py",
+           "too_big(packed, size)", "None", ("tests/test_fsds.py", "tests/test_sec_ingest.py",
+                                             "tests/test_trust_resources.py::"
+                                             "test_a_bomb_member_of_an_xbrl_zip_is_refused_in_bounded_memory")),
     Mutant("a bulk submissions member read whole", "factstore/sec/ingest.py",
            "limits.read_member(archive, name, source)", "archive.read(name)",
            ("tests/test_trust_resources.py::"
@@ -970,6 +969,36 @@ MUTANTS: list[Mutant] = [
            "CASE WHEN list_contains(precisions, 'date') THEN 'date'", "CASE WHEN false THEN 'date'",
            ("tests/test_trust_fundamentals.py",)),
     # --- #44 write plan, close, json (lead)
+    Mutant("a stored name restated as of a later filing whose cover names it otherwise", "factstore/load.py",
+           'stated = cover.name if cover.source != "cover page" else None', "stated = None",
+           ("tests/test_trust_xbrl.py::test_a_covers_name_is_the_filers_as_of_its_filing_whatever_the_order",)),
+    Mutant("what FSDS placed approximately is never placed anew", "factstore/write.py",
+           "    if batch.approximate is None:  # a source of exact dates", "    if False:  # a source of exact dates",
+           (ORDERED,)),
+    Mutant("companyfacts never fills an accession FSDS or XBRL gave", "sql/write.sql",
+           "? OR filing_id NOT IN (SELECT filing_id FROM vintage_accessions) AS fills", "? AS fills",
+           (ORDERED,)),
+    Mutant("companyfacts fills an accession an earlier companyfacts file listed", "sql/write.sql",
+           "INSERT INTO vintage_accessions SELECT DISTINCT filing_id FROM _batch_reports ON CONFLICT DO NOTHING",
+           "SELECT 1", ("tests/test_load_companyfacts.py",)),
+    Mutant("a value FSDS rounded kept beside the exact one", "factstore/write.py", '    db.all(SQL["refined"])\n', "",
+           (ORDERED,)),
+    Mutant("FSDS's per-share values stay in their currency", "factstore/write.py",
+           'for steps in (("per_share",), ("loose_facts"', 'for steps in (("loose_facts"', (ORDERED,)),
+    Mutant("FSDS places a fact at the nearest of its filing's days, not its most reported", "sql/placing.sql",
+           "CASE WHEN k.filing_id IS NOT NULL THEN -k.n_facts END, ", "", (XBRL_FIRST,)),
+    Mutant("a declared year is lost when FSDS facts move", "sql/write.sql",
+           "WHERE entity_id IN (SELECT DISTINCT entity_id::VARCHAR FROM _batch_reports)\nAND declared_at IS NULL;",
+           "WHERE entity_id IN (SELECT DISTINCT entity_id::VARCHAR FROM _batch_reports);", (ORDERED,)),
+    Mutant("a declared year keeps the time a worse source gave", "sql/write.sql",
+           "UPDATE entity_periods p SET declared_at = t.new_at", "UPDATE entity_periods p SET declared_at = t.old_at",
+           (ORDERED,)),
+    Mutant("as first reported takes a same-second amendment's value", "factstore/fundamentals.py",
+           "coalesce(o.value, c.value) AS value", "c.value AS value",
+           ("tests/test_trust_time.py::test_as_first_reported_years_take_the_original_of_a_same_second_amendment",)),
+    Mutant("a fact hides that its time is a filing day's", "factstore/facts.py",
+           "accepted_precision=precision, derived=", "accepted_precision=None, derived=",
+           ("tests/test_trust_fundamentals.py::test_a_fact_says_how_exact_its_times_are",)),
     Mutant("a value of 1e18 or more is stored", "sql/write.sql", "abs(value) >= 1e18 OR (value <> 0",
            "abs(value) >= 1e30 OR (value <> 0", ("tests/test_trust_write.py",)),
     Mutant("a nonzero value under 1e-12 is stored", "sql/write.sql", "(value <> 0 AND abs(value) < 1e-12)",

@@ -4,6 +4,7 @@ filing-like texts."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pandas as pd
 
@@ -27,6 +28,18 @@ def course_xbrl() -> pd.DataFrame:
         "ts_presentacion": ["2019-04-30T21:00:00Z", "2020-02-20T14:00:00+00:00", "2020-02-20T14:00:00Z"],
         "forma": ["10-Q", "10-K", "10-K"],
     })
+
+
+def course_store_file(folder: Path) -> Path:
+    """A store file in `folder` holding the two course files, loaded by the command line as a user would."""
+    from factstore.cli import main
+
+    course_xbrl().to_parquet(folder / "x.parquet")
+    course_docs().to_parquet(folder / "d.parquet")
+    path = folder / "store.duckdb"
+    assert main(["load", "course", "--xbrl", str(folder / "x.parquet"), "--documents", str(folder / "d.parquet"),
+                 "--db", str(path)]) == 0
+    return path
 
 
 # ----------------------------------------------------------------------------- SEC JSON

@@ -12,7 +12,7 @@ import pytest
 
 import factstore
 from factstore.cli import build_parser, main
-from tests.samples import course_docs, course_xbrl
+from tests.samples import course_store_file, course_xbrl
 
 
 def _commands(parser: argparse.ArgumentParser, prefix=()):
@@ -38,12 +38,7 @@ def test_every_command_and_option_has_help():
 
 @pytest.fixture
 def db(tmp_path):
-    course_xbrl().to_parquet(tmp_path / "x.parquet")
-    course_docs().to_parquet(tmp_path / "d.parquet")
-    path = tmp_path / "store.duckdb"
-    assert main(["load", "course", "--xbrl", str(tmp_path / "x.parquet"), "--documents",
-                 str(tmp_path / "d.parquet"), "--db", str(path)]) == 0
-    return path
+    return course_store_file(tmp_path)
 
 
 def test_fact_json_equals_the_api(db, capsys):

@@ -90,7 +90,8 @@ def assert_same_panel(spark, target, tickers, concepts, dates, **kwargs) -> pa.T
     assert kinds == {"date": T.TimestampNTZType, "ticker": T.StringType, "concept": T.StringType,
                      "tag": T.StringType, "unit": T.StringType, "fiscal_period": T.StringType,
                      "period_start": T.DateType, "period_end": T.DateType, "age_days": T.LongType,
-                     "value": T.DoubleType, "accepted_at": T.TimestampNTZType, "derived": T.BooleanType,
+                     "value": T.DoubleType, "accepted_at": T.TimestampNTZType,
+                     "accepted_precision": T.StringType, "derived": T.BooleanType,
                      "filing_id": T.StringType, "form": T.StringType,
                      **({"ttm": T.DoubleType} if kwargs.get("ttm") else {})}
     assert got.schema.equals(want.schema) and got.equals(want)
@@ -182,7 +183,7 @@ def test_the_lazy_schemas_are_the_eager_ones():
     assert fs.PANEL_ASOF.simpleString() == (
         "struct<date:timestamp_ntz,entity_id:string,item:bigint,concept:string,tag:string,unit:string,"
         "fiscal_period:string,period_start:date,period_end:date,value:double,accepted_at:timestamp_ntz,"
-        "derived:boolean,ttm:double,filing_id:string,form:string>")
+        "accepted_precision:string,derived:boolean,ttm:double,filing_id:string,form:string>")
     assert fs.FACTS_ASOF.simpleString() == (
         "struct<entity_id:string,item:string,concept:string,unit:string,period_start:date,period_end:date,"
         "value:double,filing_id:string,form:string,accepted_at:timestamp_ntz,first_value:double,restated:boolean,"

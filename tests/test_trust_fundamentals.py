@@ -190,6 +190,16 @@ def test_a_row_resting_on_a_filing_days_fallback_says_so(store, dim):
         assert rows.loc[(WITHQ, "2024Q1"), "accepted_precision"] == ("date" if dim == "MRQ" else "second")
 
 
+def test_a_fact_says_how_exact_its_times_are(store, capsys):
+    """fact(): the coarsest precision of its filing and its parts' ('date' for a quarter derived from a year or nine
+    months whose filing is known by its day only), and the CLI says so."""
+    assert store.fact(NOQ, REVENUE, period="2024Q3").accepted_precision == "date"
+    assert store.fact(WITHQ, REVENUE, period="2024Q3").accepted_precision == "second"
+    assert store.fact(WITHQ, REVENUE, period="2024Q2").accepted_precision == "date"
+    cli.main(["fact", NOQ, REVENUE, "--period", "2024Q3", "--db", str(store.db.path)])
+    assert "accepted time known to the date only" in capsys.readouterr().out
+
+
 def test_the_feed_and_the_cli_json_carry_the_precision(store, two, capsys):
     dates = [pd.Timestamp("2024-09-01"), pd.Timestamp("2024-12-01")]
     panel = store.panel([WITHQ, NOQ], [REVENUE], dates).set_index(["date", "ticker"])

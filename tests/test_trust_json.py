@@ -11,7 +11,7 @@ import pytest
 import factstore
 from factstore.cli import main
 from factstore.show import json_text
-from tests.samples import course_docs, course_xbrl
+from tests.samples import course_store_file
 
 
 def _strict(text: str):
@@ -29,11 +29,7 @@ def test_json_text_writes_null_for_numbers_that_are_not_finite():
 @pytest.fixture
 def nan_store(tmp_path):
     """A store whose FY2019 revenue is NaN: written by a factstore before the write plan refused such values."""
-    course_xbrl().to_parquet(tmp_path / "x.parquet")
-    course_docs().to_parquet(tmp_path / "d.parquet")
-    path = tmp_path / "store.duckdb"
-    assert main(["load", "course", "--xbrl", str(tmp_path / "x.parquet"), "--documents",
-                 str(tmp_path / "d.parquet"), "--db", str(path)]) == 0
+    path = course_store_file(tmp_path)
     with factstore.open(path) as store:
         store.sql("UPDATE reports SET value = 'nan'::DOUBLE WHERE value = 420", write=True)
         assert math.isnan(store.fact("RPS", "Revenues", period="FY2019").value)

@@ -147,9 +147,6 @@ def test_an_original_comes_before_its_amendment_of_the_same_second_in_every_read
         assert (restated["old_filing_id"], restated["new_filing_id"]) == (ORIGINAL, AMENDMENT)
 
 
-@pytest.mark.xfail(strict=True, reason="ARY reads the vintage of the first second a period is known, which holds both "
-                                       "the original and its amendment of that second: vintages are seconds, not "
-                                       "filings (sql/panel.sql)")
 def test_as_first_reported_years_take_the_original_of_a_same_second_amendment():
     store, _ = _same_second_store()
     with store:

@@ -5,6 +5,7 @@ spelling of the SEC's scheme, and a document naming two companies is refused."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections import Counter
@@ -24,6 +25,7 @@ from factstore.xbrl.model import NUMBER_CHARS, SMALL_INTEGER
 from tests.helpers import budget, reset
 from tests.helpers import examples as hypothesis_budget
 from tests.inline_documents import HEAD, numbers
+from tests.samples import companyfacts
 
 COVER = ('<ix:nonNumeric name="dei:DocumentType" contextRef="d">10-K</ix:nonNumeric>'
          '<ix:nonNumeric name="dei:DocumentPeriodEndDate" contextRef="d">2024-12-31</ix:nonNumeric>'
@@ -323,3 +325,18 @@ def test_every_drawn_number_is_stored_exactly_or_refused_by_line_and_field(blank
 
     exact_or_refused()
     assert met["stored"] >= examples // 10 and met["reader"] >= examples // 10 and met["write plan"] >= 1, met
+
+
+# ------------------------------------------------------------------------------------------- the filer's name
+@pytest.mark.parametrize("xbrl_first", [False, True])
+def test_a_covers_name_is_the_filers_as_of_its_filing_whatever_the_order(tmp_path, xbrl_first) -> None:
+    """The name an XBRL cover states (Acme Corp, 2025) is the company's from its filing on: loaded after an older
+    companyfacts file naming it otherwise, it was restated as the older name, dated 2025 (issue #44, item 14)."""
+    (tmp_path / "CIK0000000042.json").write_text(json.dumps(companyfacts(42, ["0000000042-20-000001"], "Old Acme Inc")))
+    with factstore.open() as store:
+        steps = [lambda: store.load_companyfacts(tmp_path / "CIK0000000042.json", progress=False),
+                 lambda: _load(store, tmp_path / "acme.htm", _doc(COVER + _fact("5"))) ]
+        for step in (reversed(steps) if xbrl_first else steps):
+            step()
+        name, others = store.sql("SELECT name, other_names FROM entities").iloc[0]
+        assert (name, list(others)) == ("Acme Corp", ["Old Acme Inc"])

@@ -287,7 +287,7 @@ def _versions(db: Db, p: Reading, entities: list[Entity]) -> Answer:
         SELECT concept, unit, period_start, period_end, value, filing_id, form, accepted_at FROM report_versions
         WHERE entity_id = ? AND list_contains(?, concept) AND period_end = ? AND unit = ?
           AND period_start IS NOT DISTINCT FROM ?
-        ORDER BY accepted_at, filing_id""", [entity.entity_id, keys, f.end, f.unit, f.start])
+        ORDER BY filing_order(accepted_at, form, filing_id)""", [entity.entity_id, keys, f.end, f.unit, f.start])
     rows = tuple({"entity": entity.name, "concept": r.concept, "value": float(r.value), "unit": r.unit,
                   "start": r.period_start.isoformat() if r.period_start is not None and not pd.isna(r.period_start)
                   else None, "end": r.period_end.isoformat(), "source": r.filing_id, "form": r.form,

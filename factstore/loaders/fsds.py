@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import tempfile
 import zipfile
-import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -143,17 +142,10 @@ def fsds_files(path: str | Path, quarter: str = "", progress: bool | None = None
         with progress_bar(total=total, unit="B", unit_scale=True, desc=f"unzip {path.name}", leave=False,
                           progress=progress) as bar:
             for name in wanted:
-                packed, written = archive.getinfo(names[name]).compress_size, 0
-                try:
-                    with archive.open(names[name]) as src, open(Path(folder) / name, "wb") as dst:
-                        while block := src.read(1 << 20):
-                            written += len(block)
-                            if why := limits.too_big(packed, written):  # stops streaming at the cap
-                                raise LoadError(f"{path}!{names[name]}", f"refused: {why}")
-                            dst.write(block)
-                            bar.update(len(block))
-                except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
-                    raise LoadError(f"{path}!{names[name]}", f"cannot read the member: {exc}") from exc
+                with open(Path(folder) / name, "wb") as dst:  # streamed, a block at a time, stopped at the cap
+                    for block in limits.member_blocks(archive, names[name], f"{path}!{names[name]}"):
+                        dst.write(block)
+                        bar.update(len(block))
         yield {n: Path(folder) / n for n in wanted}
 
 

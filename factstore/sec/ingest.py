@@ -154,17 +154,7 @@ class BulkArchive:
     def facts(self, member: Member) -> Named:
         """A member's companyfacts JSON, as bytes; LoadError when the archive cannot give it whole."""
         source = f"{self.path}!{member.path}"
-        packed, blocks, size = self._facts.getinfo(member.path).compress_size, [], 0
-        try:
-            with self._facts.open(member.path) as src:
-                while block := src.read(1 << 20):
-                    size += len(block)
-                    if why := limits.too_big(packed, size):  # stops reading at the cap
-                        raise LoadError(source, f"refused: {why}")
-                    blocks.append(block)
-        except (BadZipFile, OSError, EOFError, zlib.error) as exc:
-            raise LoadError(source, f"cannot read the member: {exc}") from exc
-        return Named(b"".join(blocks), source)
+        return Named(limits.read_member(self._facts, member.path, source), source)
 
     def pages(self, member: Member) -> list[Named]:
         """The member's company's submissions files (main and paged), parsed."""
