@@ -107,7 +107,7 @@ def _first_reported(db: Db, entity_ids: list[str], metrics: list[Metric], period
                 SELECT entity_id, fiscal_period, period_end, min(date) AS datekey FROM ev GROUP BY ALL
             ), chosen AS (
                 SELECT e.entity_id, e.fiscal_period, e.period_start, e.period_end, f.datekey, e.item, e.value, e.unit,
-                    e.accepted_at, e.filing_id, e.form
+                    e.accepted_at, e.filing_id, e.form, e.accepted_precision
                 FROM firsts f JOIN ev e ON e.entity_id = f.entity_id AND e.date = f.datekey
                  AND e.fiscal_period = f.fiscal_period AND e.period_end = f.period_end
             ), items AS (
@@ -137,10 +137,10 @@ def _most_recent(db: Db, entity_ids: list[str], metrics: list[Metric], period: s
     or fiscal_facts' years; _rows keeps the unit of the row's currency)."""
     table = ("trailing_quarters_by_id" if period == "ttm" else "quarters_asof_by_id") + "(?::TIMESTAMP, concepts := ?)"
     source = (f"""SELECT entity_id, fiscal_period, period_start, period_end, value, unit, accepted_at, filing_id, form,
-                      warnings
+                      warnings, list_transform(coalesce(parts, []), lambda p: p.filing_id) AS part_filings
                   FROM {table} WHERE value IS NOT NULL""" if period != "year" else
               """SELECT entity_id, 'FY' || fiscal_year AS fiscal_period, period_start, period_end, value, unit,
-                     accepted_at, filing_id, form, []::VARCHAR[] AS warnings
+                     accepted_at, filing_id, form, []::VARCHAR[] AS warnings, []::VARCHAR[] AS part_filings
                  FROM fiscal_facts_by_id(?::TIMESTAMP, concepts := ?)
                  WHERE value IS NOT NULL AND (kind = 'year' AND fiscal_period = 'FY' || fiscal_year
                        OR kind = 'instant' AND fiscal_period = fiscal_year || 'Q4')""")
@@ -197,13 +197,19 @@ def _rows(db: Db, long: pd.DataFrame, metrics: list[Metric], dim: str) -> pd.Dat
     filing = at_key.groupby(KEYS)[["accession", "form_at_key"]].first().rename(columns={"form_at_key": "form"})
     values = long.pivot_table(index=KEYS, columns="metric", values="value", aggfunc="first")
     rows = rows.join(filing, on=KEYS).join(values, on=KEYS)
-    # how exact its times are: the coarsest precision of its filing at datekey and of each value's filing
-    behind = pd.concat([long[[*KEYS, "filing_id"]], rows[[*KEYS, "accession"]].rename(columns={"accession":
-                                                                                              "filing_id"})])
-    with db.frame(behind) as name:
-        precision = db.sql(f"""SELECT {", ".join(f"b.{k}" for k in KEYS)},
-                coarsest_precision(list(f.accepted_precision)) AS accepted_precision
-            FROM {name} b JOIN filings f USING (filing_id) GROUP BY ALL""")
+    # how exact its times are: the coarsest precision of its filing at datekey and of each value's filing (a derived
+    # value's: its parts'; as first reported, the panel's, which says so of its parts)
+    frames = [long[[*KEYS, "filing_id"]], rows[[*KEYS, "accession"]].rename(columns={"accession": "filing_id"})]
+    if "part_filings" in long:
+        frames.append(long[[*KEYS, "part_filings"]].explode("part_filings").dropna().rename(
+            columns={"part_filings": "filing_id"}))
+    stated = long[[*KEYS, "accepted_precision"]] if "accepted_precision" in long else \
+        pd.DataFrame(columns=[*KEYS, "accepted_precision"])
+    with db.frame(pd.concat(frames)) as behind, db.frame(stated) as given:
+        precision = db.sql(f"""SELECT {", ".join(KEYS)}, coarsest_precision(list(p)) AS accepted_precision
+            FROM (SELECT {", ".join(f"b.{k}" for k in KEYS)}, f.accepted_precision AS p
+                  FROM {behind} b JOIN filings f USING (filing_id)
+                  UNION ALL SELECT {", ".join(KEYS)}, accepted_precision FROM {given}) GROUP BY ALL""")
     rows = rows.merge(precision, on=KEYS, how="left")
     # what a value of the row is flagged with (a quarter derived from a restated year and a first-reported 9 months)
     flagged = long[long["warnings"].map(len) > 0] if "warnings" in long.columns else long.iloc[:0]

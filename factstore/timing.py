@@ -21,6 +21,8 @@ import pandas as pd
 
 from factstore.errors import LoadError
 
+PRECISIONS = ("date", "minute", "second")  # of an acceptance time, coarsest first (as sql/write.sql retimed)
+
 NEW_YORK = ZoneInfo("America/New_York")
 EDGAR_OPENS = time(6, 0)
 EDGAR_CLOSES = time(22, 0)

@@ -113,11 +113,14 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
         inserted = db.all(SQL["insert_filings"])
         for entity_id, n in Counter(row[0] for row in inserted).items():
             added[entity_id, "filings"] += n
+        # the XBRL feed's index may list them with a better time, as had it been loaded after them
+        listed = batch.stored_wins and bool(len(batch.filings)) and _weigh_listed(
+            db, batch, "(SELECT * FROM xbrl_feed WHERE accession IN (SELECT filing_id FROM _batch_filings))")
         fresh = len(inserted) == len(batch.filings) and batch.filing_ids() <= _values(batch.filings, "filing_id")
-        # where no key repeats (equal keys hash alike) and no filing was stored before, the rows are taken as
-        # they are
+        # where no key repeats (equal keys hash alike), no filing was stored before and none retimed, the rows are
+        # taken as they are
         distinct_keys = distinct.result() if distinct else None  # awaited even where unused: its errors are seen
-        plain = fresh and bool(len(batch.reports)) and (
+        plain = fresh and not listed and bool(len(batch.reports)) and (
             distinct_keys if distinct else _distinct_keys(db, reports))
         if len(batch.reports):
             _insert_reports(db, batch, reports, reloading, fresh=fresh, plain=plain, new_entities=new_entities)
@@ -143,6 +146,10 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
             if bad:
                 raise LoadError(batch.source_of.get("xbrl", batch.source), _implausible(f"line {bad[0]}", bad[1]),
                                 field="value")
+            bad = db.one(SQL["impossible_xbrl_period"])
+            if bad:
+                raise LoadError(batch.source_of.get("xbrl", batch.source),
+                                _impossible(f"line {bad[0]}", bad[1], bad[2]), field="period")
             for entity_id, n in Counter(row[0] for row in db.all(SQL["insert_xbrl_facts"])).items():
                 added[entity_id, "xbrl"] += n
         if batch.feed is not None and len(batch.feed):
@@ -158,6 +165,7 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
                                 f"{feed[3]} for {feed[4]}, accepted {feed[5]} New York; {feed[6]} listed it as CIK "
                                 f"{feed[7]}, {feed[8]} for {feed[9]}, accepted {feed[10]} New York",
                                 row=feed[1], field=feed[11])
+            _weigh_listed(db, batch, "_batch_feed")
             added[None, "listed"] += len(db.all(SQL["insert_xbrl_feed"]))
         if batch.sales is not None and len(batch.sales):
             con.register("_batch_sales", batch.sales)
@@ -195,6 +203,27 @@ def _retime(db: Db, batch: Batch) -> None:
         db.all("DROP TABLE IF EXISTS _retimed")
 
 
+def _weigh_listed(db: Db, batch: Batch, listed: str) -> bool:
+    """The stored filings the XBRL feed lists (`listed`: the batch's listing, or a query of the index): one it lists
+    as another company's or form is refused naming both, and a better time it lists replaces the stored one
+    (retimed), whichever was loaded first. Whether it listed any."""
+    item = "b.item" if listed == "_batch_feed" else "NULL"
+    clash = db.one(SQL["feed_filing_clash"].format(listed=listed, item=item))
+    if clash:
+        raise LoadError(batch.source, f"accession {clash[0]}: the XBRL feed lists it as CIK {clash[2]}, {clash[3]}; "
+                        f"the store holds it as {clash[4]}'s {clash[5]} (from {clash[6]})", row=clash[1],
+                        field=clash[7])
+    times = db.relation(SQL["feed_filings"].format(listed=listed)).to_arrow_table()
+    if not times.num_rows:
+        return False
+    db.con.register("_batch_filings", times)
+    try:
+        _retime(db, batch)
+    finally:
+        db.con.register("_batch_filings", _arrow(batch.filings))
+    return True
+
+
 def _insert_entities(db: Db, entities: pd.DataFrame | pa.Table, added: Counter[tuple[str | None, str]]) -> bool:
     """New entities and their codes; a stored entity gains the batch's tickers and names, its name the latest
     stated (sql/write.sql new_entities). Whether all were new."""
@@ -230,6 +259,9 @@ def _insert_reports(db: Db, batch: Batch, reports: pa.Table, reloading: bool, fr
     bad = db.one(SQL["implausible_value"])
     if bad:
         raise LoadError(source, _implausible(batch.row_name(bad[0]), bad[1]), field="value")
+    bad = db.one(SQL["impossible_period"])
+    if bad:
+        raise LoadError(source, _impossible(batch.row_name(bad[0]), bad[1], bad[2]), field="period")
     if plain:
         db.all(SQL["plain_reports"])
     else:
@@ -333,6 +365,11 @@ def _implausible(where: str, value: Any) -> str:
     """Why a value is refused (sql/write.sql implausible_value), its text cut short."""
     shown = "missing" if value is None else f"{str(value)[:40]}{'...' if len(str(value)) > 40 else ''}"
     return f"{where}: {shown} is no value a filing could state (not finite, or nonzero of a size outside 1e-12 to 1e18)"
+
+
+def _impossible(where: str, start: Any, end: Any) -> str:
+    """Why a period is refused (sql/write.sql impossible_period)."""
+    return f"{where}: {start or ''}..{end} is no period a filing could report (days of 1900 to 2199, start <= end)"
 
 
 def _entity_table(entities: pd.DataFrame | pa.Table) -> pa.Table:

@@ -111,14 +111,15 @@ WITH panel_dates AS (
     -- the known quarters of each year as its computing vintage knew it (none when fiscal years are asked)
     SELECT q.entity_id AS rep, q.fiscal_year, q.item::INTEGER AS item, q.unit, q.fiscal_period, q.period_start,
         q.period_end, q.value, q.accepted_at, q.derived, q.filing_id, q.form,
-        q.fiscal_year * 4 + q.fiscal_quarter AS quarter_no
+        q.fiscal_year * 4 + q.fiscal_quarter AS quarter_no,
+        list_transform(coalesce(q.parts, []), lambda p: p.filing_id) AS part_filings  -- (a derived quarter's parts')
     FROM quarters_asof_by_id(TIMESTAMP '1970-01-01', mode := mode) q
     WHERE q.value IS NOT NULL AND period <> 'year'
 ), years AS (
     -- the fiscal years as reported, a balance at the year's end (only when fiscal years are asked)
     SELECT f.entity_id AS rep, f.fiscal_year, f.item::INTEGER AS item, f.unit, 'FY' || f.fiscal_year AS fiscal_period,
         f.period_start, f.period_end, f.value, f.accepted_at, false AS derived, f.filing_id, f.form,
-        f.fiscal_year AS quarter_no
+        f.fiscal_year AS quarter_no, []::VARCHAR[] AS part_filings
     FROM fiscal_facts_by_id(TIMESTAMP '1970-01-01', mode := mode) f
     WHERE period = 'year' AND f.value IS NOT NULL
       AND (f.kind = 'year' AND f.fiscal_period = 'FY' || f.fiscal_year
@@ -140,7 +141,8 @@ WITH panel_dates AS (
 ), ranked AS (
     -- those figures, newest first, with their real acceptance times
     SELECT w.pseudo_id, q.item, q.unit, q.fiscal_period, q.period_start, q.period_end, q.value, q.derived,
-        q.filing_id, q.form, q.quarter_no, make_timestamp(epoch_us(q.accepted_at) + w.rep_shift) AS accepted_at,
+        q.filing_id, q.form, q.quarter_no, q.part_filings,
+        make_timestamp(epoch_us(q.accepted_at) + w.rep_shift) AS accepted_at,
         row_number() OVER (PARTITION BY w.pseudo_id, q.item, q.unit ORDER BY q.period_end DESC) AS recency
     FROM wanted w JOIN figures q USING (rep, fiscal_year, item, unit)
 ), per_unit AS (
@@ -148,7 +150,7 @@ WITH panel_dates AS (
     SELECT pseudo_id, item, unit,
         arg_max({'fiscal_period': fiscal_period, 'period_start': period_start, 'period_end': period_end,
                  'value': value, 'accepted_at': accepted_at, 'derived': derived, 'filing_id': filing_id,
-                 'form': form}, period_end) AS newest,
+                 'form': form, 'part_filings': part_filings}, period_end) AS newest,
         CASE WHEN period <> 'year' AND count(*) FILTER (recency <= 4) = 4
                   AND max(quarter_no) FILTER (recency <= 4) - min(quarter_no) FILTER (recency <= 4) = 3
                   AND bool_and(period_start IS NOT NULL) FILTER (recency <= 4)
@@ -192,6 +194,8 @@ SELECT date, entity_id, item, concept, tag, unit, newest.fiscal_period AS fiscal
         AS period_start,
     newest.period_end AS period_end,
     CASE WHEN period = 'ttm' AND newest.period_start IS NOT NULL THEN ttm.value ELSE newest.value END AS value,
-    accepted_at, (SELECT accepted_precision FROM filings f WHERE f.filing_id = newest.filing_id) AS accepted_precision,
+    accepted_at, (SELECT coarsest_precision(list(accepted_precision)) FROM filings f  -- (of its filing and parts')
+                  WHERE f.filing_id = newest.filing_id OR list_contains(newest.part_filings, f.filing_id))
+        AS accepted_precision,
     newest.derived AS derived, ttm.value AS ttm, newest.filing_id AS filing_id, newest.form AS form
 FROM cells;

@@ -21,13 +21,14 @@ INSERT INTO filings SELECT filing_id, entity_id, form, period_end::DATE, filed::
 FROM _batch_filings ON CONFLICT (filing_id) DO NOTHING RETURNING entity_id;
 
 -- name: retimed
--- SEC data: a stored filing the batch gives a time of another precision ('date' < 'minute' < 'second'). The more
--- precise time must lie where the less precise allows (a filing date's fallback: by the end of that day, of that
--- filing date; a minute: within a minute either side, as timing.WINDOW); `better`: the batch's is the more precise
--- and replaces the stored row, whichever source came first; `fits`: the two agree (else the load is refused).
+-- SEC data: a stored filing the batch gives another time, or one of another precision ('date' < 'minute' <
+-- 'second'). The more precise time must lie where the less precise allows (a filing date's fallback: by the end of
+-- that day, of that filing date; a minute: within a minute either side, as timing.WINDOW; a second: that second);
+-- `better`: the batch's is the more precise and replaces the stored row, whichever source came first; `fits`: the
+-- two agree (else the load is refused).
 CREATE OR REPLACE TEMP TABLE _retimed AS
 SELECT *, CASE lo.precision WHEN 'date' THEN hi.at <= lo.at AND (hi.filed IS NULL OR hi.filed = lo.filed)
-                            ELSE abs(epoch(hi.at) - epoch(lo.at)) <= 60 END AS fits
+                            WHEN 'minute' THEN abs(epoch(hi.at) - epoch(lo.at)) <= 60 ELSE hi.at = lo.at END AS fits
 FROM (SELECT b.filing_id, f.accepted_at AS old_at, f.accepted_precision AS old_precision, f.source AS old_source,
           b.accepted_at::TIMESTAMP AS new_at, b.accepted_precision AS new_precision, b.source AS new_source,
           list_position(['date', 'minute', 'second'], b.accepted_precision)
@@ -36,7 +37,7 @@ FROM (SELECT b.filing_id, f.accepted_at AS old_at, f.accepted_precision AS old_p
           {'at': b.accepted_at::TIMESTAMP, 'precision': b.accepted_precision, 'filed': b.filed::DATE} AS given,
           CASE WHEN better THEN stored ELSE given END AS lo, CASE WHEN better THEN given ELSE stored END AS hi
       FROM _batch_filings b JOIN filings f USING (filing_id)
-      WHERE b.accepted_precision <> f.accepted_precision);
+      WHERE b.accepted_precision <> f.accepted_precision OR b.accepted_at::TIMESTAMP <> f.accepted_at);
 
 -- name: retime_filings
 -- A better time replaces the stored filing's row, and every time copied from it (reports, XBRL facts, documents; a
@@ -145,6 +146,20 @@ ORDER BY row LIMIT 1;
 SELECT line, value FROM (SELECT line, value, TRY_CAST(value AS DOUBLE) AS v FROM _batch_xbrl
                          WHERE numeric AND value IS NOT NULL)
 WHERE v IS NULL OR NOT isfinite(v) OR abs(v) >= 1e18 OR (abs(v) < 1e-12 AND regexp_matches(value, '[1-9]'))
+ORDER BY line LIMIT 1;
+
+-- name: impossible_period
+-- A period no filing could report (FSDS's bounds: days of 1900 to 2199, a start not after its end); the first row.
+SELECT row, period_start::DATE, period_end::DATE FROM _batch_reports
+WHERE period_end::DATE NOT BETWEEN DATE '1900-01-01' AND DATE '2199-12-31'
+    OR period_start::DATE NOT BETWEEN DATE '1900-01-01' AND DATE '2199-12-31' OR period_start::DATE > period_end::DATE
+ORDER BY row LIMIT 1;
+
+-- name: impossible_xbrl_period
+-- The same for an XBRL fact as stated (a fact of no dates is for ever).
+SELECT line, period_start::DATE, period_end::DATE FROM _batch_xbrl
+WHERE period_end::DATE NOT BETWEEN DATE '1900-01-01' AND DATE '2199-12-31'
+    OR period_start::DATE NOT BETWEEN DATE '1900-01-01' AND DATE '2199-12-31' OR period_start::DATE > period_end::DATE
 ORDER BY line LIMIT 1;
 
 -- name: given_twice
@@ -278,10 +293,13 @@ INSERT INTO approximate_periods SELECT DISTINCT entity_id, period_start::DATE, p
     AND a.period_start IS NOT DISTINCT FROM b.period_start::DATE);
 
 -- name: insert_xbrl_facts
--- A filing's XBRL facts are stored once: the first load of them wins, and later ones leave them as they are.
-INSERT INTO xbrl_facts SELECT filing_id, entity_id, fact_id, copies, context_id, concept, namespace, dims,
-    period_start::DATE, period_end::DATE, unit, value, decimals, numeric, inconsistent, line, accepted_at::TIMESTAMP
-FROM _batch_xbrl WHERE filing_id NOT IN (SELECT filing_id FROM xbrl_facts) RETURNING entity_id;
+-- A filing's XBRL facts are stored once: the first load of them wins, and later ones leave them as they are; each
+-- takes its filing's time as stored (the batch's, or a better one the store held).
+INSERT INTO xbrl_facts SELECT b.filing_id, b.entity_id, fact_id, copies, context_id, concept, namespace, dims,
+    b.period_start::DATE, b.period_end::DATE, unit, value, decimals, numeric, inconsistent, line,
+    coalesce(f.accepted_at, b.accepted_at::TIMESTAMP)
+FROM _batch_xbrl b LEFT JOIN filings f USING (filing_id)
+WHERE b.filing_id NOT IN (SELECT filing_id FROM xbrl_facts) RETURNING entity_id;
 
 -- name: known_filings
 -- The filings a document may be of: the company's stored ones and the one stored under its accession, and those the
@@ -316,6 +334,22 @@ FROM _batch_feed b JOIN xbrl_feed x USING (accession)
 WHERE b.cik <> x.cik OR b.form <> x.form OR b.period::DATE IS DISTINCT FROM x.period
     OR b.accepted_local::TIMESTAMP <> x.accepted_local
 ORDER BY b.item LIMIT 1;
+
+-- name: feed_filing_clash
+-- A filing the store holds that the XBRL feed lists ({listed}: the batch's listing, or the index's of the batch's
+-- filings) as another company's, or as another form, if any.
+SELECT b.accession, {item}, b.cik, b.form, f.entity_id, f.form, f.source,
+    CASE WHEN f.entity_id <> sec_entity_id(b.cik) THEN 'edgar:cikNumber' ELSE 'edgar:formType' END
+FROM {listed} b JOIN filings f ON f.filing_id = b.accession
+WHERE f.entity_id <> sec_entity_id(b.cik) OR upper(f.form) <> upper(b.form)
+ORDER BY 2 LIMIT 1;
+
+-- name: feed_filings
+-- The stored filings the XBRL feed lists ({listed}), with the time it lists (to the second): weighed against the
+-- stored (retimed), whichever was loaded first.
+SELECT f.filing_id, f.entity_id, f.form, f.period_end, b.filed::DATE AS filed, b.accepted_at::TIMESTAMP AS accepted_at,
+    b.accepted_precision, b.accepted_note, b.source
+FROM {listed} b JOIN filings f ON f.filing_id = b.accession;
 
 -- name: insert_xbrl_feed
 -- A filing the feed lists is indexed once: an accession listed again alike (feed_clash refuses one listed otherwise)

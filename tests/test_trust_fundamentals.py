@@ -200,6 +200,31 @@ def test_a_fact_says_how_exact_its_times_are(store, capsys):
     assert "accepted time known to the date only" in capsys.readouterr().out
 
 
+def test_a_quarter_derived_from_a_part_known_by_its_day_only_says_so_everywhere():
+    """Q4 = FY - 9M, the year's 10-K stamped to the second, the nine months' 10-Q by its filing day only: fact(),
+    fundamentals (ARQ, MRQ) and the panel all say 'date' (fundamentals and the panel had said 'second', the
+    10-K's alone; found by an outside probe)."""
+    ten_k, ten_q = "0000004242-25-000001", "0000004242-24-000003"
+    rows = [("2024-01-01", "2024-12-31", 500, ten_k, "10-K", "2025-02-20"),
+            ("2024-01-01", "2024-09-30", 350, ten_q, "10-Q", "2024-11-01"),
+            ("2024-07-01", "2024-09-30", 130, ten_q, "10-Q", "2024-11-01")]
+    doc = {"cik": 4242, "entityName": "Part Co", "facts": {"us-gaap": {"Revenues": {"units": {"USD": [
+        {"start": a, "end": b, "val": v, "accn": n, "form": f, "filed": d} for a, b, v, n, f, d in rows]}}}}}
+    listing = {"accessionNumber": [ten_k], "filingDate": ["2025-02-20"], "form": ["10-K"],
+               "acceptanceDateTime": ["2025-02-20T16:05:33.000Z"], "reportDate": ["2024-12-31"],
+               "primaryDocument": ["a.htm"], "isXBRL": [1]}
+    with factstore.open() as s:
+        s.load_companyfacts(doc, [{"cik": "0000004242", "name": "Part Co", "filings": {"recent": listing,
+                                                                                        "files": []}}])
+        q4 = s.fact("0000004242", REVENUE, period="2024Q4")
+        assert (q4.value, q4.derived, q4.accepted_precision) == (150.0, True, "date")
+        for dim in ("ARQ", "MRQ"):
+            row = _at(s.fundamentals(["0000004242"], ["revenue"], dimension=dim), "0000004242", "2024Q4")
+            assert (row["revenue"], row["accepted_precision"]) == (150.0, "date"), dim
+        cell = s.panel(["0000004242"], [REVENUE], [pd.Timestamp("2025-03-01")]).iloc[0]
+        assert (cell["value"], cell["derived"], cell["accepted_precision"]) == (150.0, True, "date")
+
+
 def test_the_feed_and_the_cli_json_carry_the_precision(store, two, capsys):
     dates = [pd.Timestamp("2024-09-01"), pd.Timestamp("2024-12-01")]
     panel = store.panel([WITHQ, NOQ], [REVENUE], dates).set_index(["date", "ticker"])

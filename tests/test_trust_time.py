@@ -218,3 +218,59 @@ def test_a_second_within_the_stored_minute_replaces_it_but_not_the_reverse():
             stored = store.sql("SELECT accepted_at, accepted_precision, source FROM filings").iloc[0]
             assert (stored["accepted_at"], stored["accepted_precision"], stored["source"]) == (
                 pd.Timestamp("2019-05-02 20:42:37"), "second", "submissions")
+
+
+def test_two_seconds_of_one_filing_are_refused_in_either_order():
+    """Two sources giving one filing two times to the second cannot both be right: refused, whichever came first
+    (the first was kept without a word)."""
+    one = _filing_batch(datetime(2019, 5, 2, 20, 42, 37), "second", "2019-05-02", "submissions")
+    other = _filing_batch(datetime(2019, 5, 2, 20, 42, 38), "second", "2019-05-02", "a feed")
+    for first, then in ((one, other), (other, one)):
+        with factstore.open() as store:
+            store.apply(first)
+            with pytest.raises(LoadError, match="cannot both be right") as err:
+                store.apply(then)
+            assert err.value.field == "accepted_at"
+
+
+def _apple_like(tmp_path, stamp: str | None) -> tuple[dict, list[dict] | None]:
+    """A 10-K of CIK 1 for 2024, filed 2025-02-20: its companyfacts, and submissions stamping it `stamp` (or none)."""
+    fact = {"start": "2024-01-01", "end": "2024-12-31", "val": 5, "accn": "0000000001-25-000001", "form": "10-K",
+            "filed": "2025-02-20"}
+    doc = {"cik": 1, "entityName": "Aaa Corp", "facts": {"us-gaap": {"Revenues": {"units": {"USD": [fact]}}}}}
+    if stamp is None:
+        return doc, None
+    listing = {"accessionNumber": [fact["accn"]], "filingDate": [fact["filed"]], "form": ["10-K"],
+               "acceptanceDateTime": [stamp], "reportDate": ["2024-12-31"], "primaryDocument": ["a.htm"],
+               "isXBRL": [1]}
+    return doc, [{"cik": "0000000001", "name": "Aaa Corp", "filings": {"recent": listing, "files": []}}]
+
+
+@pytest.mark.parametrize("feed_first", [True, False])
+def test_the_feeds_second_improves_a_stored_fallback_in_either_order(tmp_path, feed_first):
+    """companyfacts without submissions gives the filing day's end; the feed's second replaces it whichever came
+    first (loaded after, it was kept only in the feed's index)."""
+    path = tmp_path / "xbrlrss-2025-02.xml"
+    path.write_text(feed([_listing("0000000001-25-000001", accepted_at=datetime(2025, 2, 20, 21, 5, 33))]))
+    doc, _ = _apple_like(tmp_path, None)
+    with factstore.open() as store:
+        steps = [lambda: store.load_xbrl_feed(path, progress=False), lambda: store.load_companyfacts(doc)]
+        for step in (steps if feed_first else reversed(steps)):
+            step()
+        row = store.sql("SELECT accepted_at, accepted_precision FROM filings").iloc[0]
+        assert (row["accepted_at"], row["accepted_precision"]) == (pd.Timestamp("2025-02-20 21:05:33"), "second")
+        assert store.sql("SELECT DISTINCT accepted_at FROM reports")["accepted_at"].tolist() == [row["accepted_at"]]
+
+
+def test_the_feed_listing_a_stored_filing_as_another_companys_or_form_is_refused(tmp_path):
+    doc, subs = _apple_like(tmp_path, "2025-02-20T16:05:33.000Z")
+    with factstore.open() as store:
+        store.load_companyfacts(doc, subs)
+        for listing, field in ((_listing("0000000001-25-000001", cik=2), "edgar:cikNumber"),
+                               (_listing("0000000001-25-000001", form="10-Q"), "edgar:formType")):
+            path = tmp_path / f"xbrlrss-{field[6:]}.xml"
+            path.write_text(feed([listing]))
+            with pytest.raises(LoadError, match="the store holds it as 0000000001's 10-K") as err:
+                store.load_xbrl_feed(path, progress=False)
+            assert (err.value.row, err.value.field) == (1, field)
+        assert store.sql("SELECT count(*) AS n FROM xbrl_feed")["n"][0] == 0

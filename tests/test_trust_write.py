@@ -10,7 +10,8 @@ import pytest
 
 from factstore import LoadError
 from factstore.loaders.batch import Batch
-from tests.test_write import _assert_unchanged, _snapshot
+from tests.samples import course_docs, course_xbrl
+from tests.test_write import FACT, _assert_unchanged, _companyfacts, _snapshot
 
 
 def _companyfacts_text(tmp_path, val: str):
@@ -27,17 +28,20 @@ def _companyfacts_text(tmp_path, val: str):
 
 WRITE_PLAN = r"facts\.us-gaap\.Revenues\.units\.USD\[1\]: .* no value a filing could state"
 PARSER = "number is infinity"  # the JSON reader refuses what a double cannot hold before the write plan sees it
+ZERO = r"facts\.us-gaap\.Revenues\.units\.USD\[1\]\.val'?: .*a number a double holds only as 0"  # (read as 0 before)
 
 
 @pytest.mark.parametrize(("val", "message"), [("1" + "0" * 400, PARSER), ("1e400", PARSER), ("-1e400", PARSER),
                                               ("1e18", WRITE_PLAN), ("-2.5e19", WRITE_PLAN), ("1e-13", WRITE_PLAN),
-                                              ("-1e-300", WRITE_PLAN)])
+                                              ("-1e-300", WRITE_PLAN), ("1e-400", ZERO), ("-1E-400", ZERO),
+                                              ("0." + "0" * 399 + "1", ZERO), ("1e-150", WRITE_PLAN)])
 def test_a_companyfacts_value_no_filing_could_state_is_refused(store, tmp_path, val, message):
     path = _companyfacts_text(tmp_path, val)
     before = _snapshot(store)
     with pytest.raises(LoadError, match=message) as err:
         store.load_companyfacts(path)
-    assert err.value.source == str(path) and err.value.field in (None, "value")
+    assert err.value.source == str(path)
+    assert err.value.field in (None, "value", "facts.us-gaap.Revenues.units.USD[1].val")
     assert len(str(err.value).splitlines()) == 1
     _assert_unchanged(store, before)
 
@@ -81,3 +85,29 @@ def test_a_refused_value_leaves_a_store_that_holds_the_company_as_it_was(store, 
         store.load_companyfacts(later / "CIK0000000003.json")
     _assert_unchanged(store, before)
     assert store.fact("0000000003", "us-gaap:Revenues", period="FY2019").value == 6.0
+
+
+@pytest.mark.parametrize("text", ["1e-400", "-0." + "0" * 400 + "7"])
+def test_a_course_value_a_double_holds_only_as_zero_is_refused_naming_its_row(store, tmp_path, text):
+    path = tmp_path / "filings6_xbrl.parquet"
+    course_xbrl().assign(valor=["100", text, "7"]).to_parquet(path)
+    with pytest.raises(LoadError, match="a number a double holds only as 0") as err:
+        store.load_course(xbrl=path, documents=course_docs())
+    assert (err.value.row, err.value.field) == (2, "valor")
+
+
+@pytest.mark.parametrize(("start", "end"), [(None, "9999-12-31"), ("0001-01-01", "2019-12-31"), (None, "1899-12-31"),
+                                            ("2019-01-01", "2200-01-01")])
+def test_a_period_no_filing_could_report_is_refused_whatever_the_loader(store, tmp_path, start, end):
+    """The write plan's bounds on days (FSDS's: 1900 to 2199): an XBRL instant of 9999-12-31 or a companyfacts start
+    in year 1 had been stored without a word (found by an outside probe)."""
+    fact = {**FACT, "end": end, **({"start": start} if start else {})}  # (in FACT's 10-K, for the year 2019)
+    if start is None:
+        fact.pop("start")
+    path = _companyfacts(tmp_path, [FACT, fact])
+    before = _snapshot(store)
+    with pytest.raises(LoadError, match="is no period a filing could report") as err:
+        store.load_companyfacts(path)
+    assert err.value.field in ("period", "facts.us-gaap.Revenues.units.USD[1].start",
+                               "facts.us-gaap.Revenues.units.USD[1].end")
+    _assert_unchanged(store, before)

@@ -185,6 +185,20 @@ def _planted(scheme: str, cik: str, dei_cik: str | None = "0000320193") -> str:
     return document.replace("</ix:resources>", contexts + _company("p", scheme, cik) + "</ix:resources>")
 
 
+@pytest.mark.parametrize("kind", ["inline", "instance"])
+def test_a_context_of_another_company_no_fact_uses_is_refused_too(tmp_path, kind) -> None:
+    """Every context the document defines is its filer's: one naming another company refuses the document though no
+    fact stands in it (found by an outside probe)."""
+    stranger = _company("c9", "http://www.sec.gov/CIK", "0000320193")
+    document = (_doc(COVER + _fact("5"), stranger) if kind == "inline"
+                else _instance('<us-gaap:Assets contextRef="c" unitRef="u" decimals="0">5</us-gaap:Assets>\n',
+                               stranger.replace("xbrli:", "")).decode())
+    with pytest.raises(LoadError, match="context 'c9' names CIK 320193.*a document of two companies") as caught:
+        read = read_body(document.encode(), f"acme.{'htm' if kind == 'inline' else 'xml'}")
+        context_cik(read)
+    assert caught.value.field == "identifier"
+
+
 SPELLINGS = ["https://www.sec.gov/CIK", "http://sec.gov/CIK", "HTTP://WWW.SEC.GOV/cik", "https://www.sec.gov/CIK/",
              " http://www.sec.gov/CIK "]
 

@@ -59,10 +59,15 @@ def strings(df: pd.DataFrame, column: str, source: str, *, allowed: set[str] | N
 
 
 def numbers(df: pd.DataFrame, column: str, source: str) -> pd.Series:
-    """A numeric column; text that is not a number, or a missing value, is an error."""
+    """A numeric column; text that is not a number, one a double holds only as 0 ('1e-400'), or a missing value, is
+    an error."""
     raw = df[column]
     values = raw if pd.api.types.is_numeric_dtype(raw) else pd.to_numeric(raw, errors="coerce")
     _fail_at(values.isna() & raw.notna(), source, column, "not a number", df)
+    if not pd.api.types.is_numeric_dtype(raw):  # text (or Decimal objects): a nonzero digit before any exponent
+        mantissa = raw.astype(str).str.lower().str.split("e").str[0]
+        _fail_at((values == 0) & mantissa.str.contains("[1-9]", regex=True), source, column,
+                 "a number a double holds only as 0", df)
     _fail_at(raw.isna(), source, column, "missing value", df)
     return values.astype("float64")
 

@@ -6,6 +6,7 @@ the file and the JSON path, and submissions files are used only with the company
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import tempfile
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -345,6 +347,7 @@ def parse_companyfacts(items: list[Json]) -> list[Parsed | LoadError]:
         try:
             largest = max(16 << 20, 2 * max(Path(p).stat().st_size for p in paths))  # the reader's buffer
             docs = _reader().sql("SELECT * FROM companyfacts_json(?, ?)", params=[paths, largest]).to_arrow_table()
+            tiny = {f for (f,) in _reader().execute("SELECT filename FROM companyfacts_tiny(?)", [paths]).fetchall()}
             read = _fact_columns(docs)
         except duckdb.Error as exc:
             if len(paths) > 1:  # which file it was
@@ -352,7 +355,7 @@ def parse_companyfacts(items: list[Json]) -> list[Parsed | LoadError]:
             return [n if isinstance(n, LoadError) else _refused(*n, exc) for n in named]
         if read is None and len(paths) > 1:  # which file it was
             return [one for item in items for one in parse_companyfacts([item])]
-        return _split(named, docs, read)
+        return _split(named, docs, read, tiny)
 
 
 def _on_disk(item: Json, spare: Path) -> tuple[str, str]:
@@ -373,9 +376,9 @@ def _on_disk(item: Json, spare: Path) -> tuple[str, str]:
 
 
 def _split(named: list[tuple[str, str] | LoadError], docs: pa.Table,
-           read: tuple[pa.Table, np.ndarray, pa.Table] | None) -> list[Parsed | LoadError]:
+           read: tuple[pa.Table, np.ndarray, pa.Table] | None, tiny: set[str]) -> list[Parsed | LoadError]:
     """Each item's Parsed, or its LoadError, from the files as DuckDB read them (read: None where the one file
-    read has something wrong in it)."""
+    read has something wrong in it; tiny: files whose numbers DuckDB may have read as 0, read exactly first)."""
     rows: dict[str, list[int]] = {}
     for i, filename in enumerate(docs["filename"].to_pylist()):
         rows.setdefault(filename, []).append(i)
@@ -387,6 +390,8 @@ def _split(named: list[tuple[str, str] | LoadError], docs: pa.Table,
             continue
         path, source = item
         try:
+            if path in tiny:
+                _diagnose(path, source)
             found = rows.get(path, [])
             if len(found) != 1 or read is None:  # none or two JSON texts in the file, or a bad value
                 _diagnose(path, source)
@@ -489,6 +494,9 @@ def _typed(rows: pa.StructArray) -> dict[str, pa.Array] | None:
                   *(pc.fill_null(pc.greater_equal(typed[c], FIRST_DAY), True) for c in ("period_start", "period_end",
                                                                                           "filed")),
                   pc.invert(rows.field("val").is_null()), pc.is_finite(value),
+                  # a number a double holds only as 0 (1e-400: a nonzero digit before any exponent) is no number
+                  pc.invert(pc.and_kleene(pc.equal(value, 0), pc.match_substring_regex(rows.field("val"),
+                                                                                       r"^-?[0-9.]*[1-9]"))),
                   pc.invert(pc.fill_null(pc.greater(typed["period_start"], typed["period_end"]), False))]
     huge = pc.greater_equal(pc.abs(value), 2.0**1023)
     if pc.any(huge).as_py():  # JSON integers beyond 1023 bits are refused, as Python's float() would
@@ -622,7 +630,9 @@ REQUIRED = ("accn", "end", "val", "form", "filed")
 def _diagnose(path: str, source: str) -> None:
     """Raise the LoadError naming the first place in a companyfacts file that is not as the SEC writes it
     (the reader flagged one)."""
-    _check(read_json(Named(Path(path).read_bytes(), source), "companyfacts")[0], source)
+    data = Path(path).read_bytes()
+    read_json(Named(data, source), "companyfacts")  # malformed JSON, named where it breaks
+    _check(json.loads(data, parse_float=Decimal), source)  # numbers exact: one a double holds only as 0 is seen
 
 
 def _check(parsed: dict[str, Any], source: str) -> None:
@@ -675,6 +685,10 @@ def _check_fact(fact: Any, source: str, where: str) -> None:
             raise LoadError(source, "missing" if value is None else f"not an ISO date: {value!r}",
                             field=f"{where}.{key}")
     value = fact["val"]
+    if isinstance(value, Decimal):  # (as _diagnose reads it)
+        if value.is_finite() and value != 0 and float(value) == 0:
+            raise LoadError(source, f"{value} is a number a double holds only as 0", field=f"{where}.val")
+        value = float(value)
     if not ((type(value) is float and math.isfinite(value)) or (type(value) is int and value.bit_length() <= 1023)):
         raise LoadError(source, f"not a number: {value!r}", field=f"{where}.val")
     if fact.get("start") is not None and fact["start"] > fact["end"]:

@@ -75,13 +75,13 @@ def facts_cover(document: Document) -> Cover:
 
 
 def context_cik(document: Document, filer: int | None = None) -> int | None:
-    """The CIK every context of the document's facts names under the SEC's scheme (CIKs compare as numbers), None
-    where they name none. Contexts naming two companies (two CIKs, or a CIK and another scheme's identifier) are
-    refused, and, given the `filer`'s CIK, contexts naming anyone else."""
+    """The CIK every context of the document names under the SEC's scheme (CIKs compare as numbers), None where they
+    name none: each context it defines, a fact's or not (a document read without them: its facts'). Contexts naming
+    two companies (two CIKs, or a CIK and another scheme's identifier) are refused, and, given the `filer`'s CIK,
+    contexts naming anyone else."""
     first: tuple[Context, tuple] | None = None
     seen: set[tuple[str, str]] = set()
-    for fact in document.facts:
-        context = fact.context
+    for context in document.contexts or tuple(f.context for f in document.facts):
         if (context.scheme, context.identifier) in seen:
             continue
         seen.add((context.scheme, context.identifier))

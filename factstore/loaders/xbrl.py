@@ -17,6 +17,7 @@ from factstore.loaders.companyfacts import entity_row
 from factstore.loaders.cover import Cover, context_cik, read_file_name
 from factstore.loaders.filing import Filer, check_stored, given_acceptance, no_second_report
 from factstore.loaders.fsds import concept_key, dims_key
+from factstore.timing import PRECISIONS
 from factstore.xbrl.model import Document, Fact
 
 _TEXT, _DAY, _AT = pa.string(), pa.date32(), pa.timestamp("us")
@@ -57,6 +58,8 @@ def xbrl_batch(document: Document, filer: Filer, filings: pd.DataFrame, cover: C
         check_stored(row, filer.entity_id, cover.form, given, cover.period_end, source)
         at, filed, precision, note = (pd.Timestamp(row["accepted_at"]).to_pydatetime(), row["filed"],
                                       row["accepted_precision"], row["accepted_note"])
+        if given is not None and PRECISIONS.index(given[2]) > PRECISIONS.index(precision):
+            at, filed, precision, note = given  # more precise: the write plan weighs it against the stored (retimed)
     else:
         no_second_report(filings, filer.entity_id, cover.form, cover.period_end, accession, source)
         if given is None:

@@ -34,7 +34,8 @@ def read_xbrl(path: str | Path) -> Document:
             raise LoadError(source, f"cannot read: {exc.strerror or exc}") from exc
         documents = [read_body(body, source)]
     facts = [f for d in documents for f in d.facts]
-    return Document(source, documents[0].kind, resolve_duplicates(facts))
+    return Document(source, documents[0].kind, resolve_duplicates(facts),
+                    tuple(c for d in documents for c in d.contexts))
 
 
 def inline_document(body: bytes, source: str) -> Document | None:
@@ -42,7 +43,7 @@ def inline_document(body: bytes, source: str) -> Document | None:
     if not declares_inline(body):
         return None
     document = read_body(body, source)
-    return Document(source, document.kind, resolve_duplicates(document.facts))
+    return Document(source, document.kind, resolve_duplicates(document.facts), document.contexts)
 
 
 def read_body(body: bytes, source: str) -> Document:

@@ -87,7 +87,7 @@ def read_inline(root: etree._Element, source: str, shared: dict[str | None, str]
                                                 line)
         facts.append(Fact(concept, namespace, context, unit, value, decimals_of(element, source, line),
                           kind == "nonFraction", element.get("id"), line))
-    return Document(source, "inline", facts)
+    return Document(source, "inline", facts, tuple(known_contexts.values()))
 
 
 def _number(element: etree._Element, scope: dict[str | None, str], source: str, line: int | None) -> str:

@@ -61,5 +61,5 @@ def read_instance(root: etree._Element, source: str, shared: dict[str | None, st
             value = markup_text(element.text or "") if not len(element) else element_text(element)
         facts.append(Fact(concept, namespace, context, unit, value, decimals_of(element, source, line),
                           unit is not None, element.get("id"), line))
-    return Document(source, "instance", facts)
+    return Document(source, "instance", facts, tuple(known_contexts.values()))
 

@@ -80,11 +80,13 @@ class Fact:
 
 @dataclass(frozen=True)
 class Document:
-    """An XBRL instance or inline XBRL document read: its facts in document order ('instance' or 'inline')."""
+    """An XBRL instance or inline XBRL document read: its facts in document order ('instance' or 'inline'), and every
+    context it defines, used by a fact or not."""
 
     source: str
     kind: str
     facts: list[Fact]
+    contexts: tuple[Context, ...] = ()
 
 
 def qname(element: etree._Element, text: str, source: str, field: str,
