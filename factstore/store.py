@@ -176,8 +176,10 @@ class FactStore:
         each XBRL filing's accession, CIK, company, form, period, filing date, acceptance (the feed's New York
         time, to the second, kept and as UTC) and XBRL files. An accession listed again alike (in another month, or
         loaded again) keeps its first row; listed with another CIK, form, period or time it is refused, naming both
-        listings, as is a periodic report listed before its period ended. `LoadReport.listed` counts the filings new
-        to the index; load_xbrl takes a filing's accession and acceptance from it."""
+        listings, as is a periodic report listed before its period ended, or a stored filing listed as another
+        company's or form; a stored filing known by its filing day only takes the feed's second (so does one loaded
+        after). `LoadReport.listed` counts the filings new to the index; load_xbrl takes a filing's accession and
+        acceptance from it."""
         return load.xbrl_feed(self.db, paths, progress=progress)
 
     def load_reports(self, path: Table, *, progress: bool | None = None) -> LoadReport:

@@ -35,7 +35,6 @@ PARTS = "tests/test_ask_real.py::test_parts_a_segments_own_figure_spanish_names_
 REAL_PERIOD = "tests/test_ask_real.py::test_a_text_question_as_of_a_period_end_reads_that_periods_report"
 SECOND_HALF = ("tests/test_ask_real.py::test_a_second_half_is_the_year_less_its_first_half_as_known_then",)
 ORDERED = "tests/test_trust_order.py::test_every_order_of_loads_gives_the_same_store[fsds-companyfacts-xbrl-feed]"
-XBRL_FIRST = "tests/test_trust_order.py::test_every_order_of_loads_gives_the_same_store[feed-xbrl-fsds-companyfacts]"
 BANK = ("tests/test_ask_bank.py::test_no_wrong_number_is_stated_and_nearly_all_are_right[every=16]",)
 
 
@@ -962,9 +961,9 @@ MUTANTS: list[Mutant] = [
     Mutant("fundamentals: ask's TTM EPS to any quarter is the fiscal year's", "factstore/metrics.py",
            '    if not quarter.endswith("Q4"):\n        raise NotFound(f"{metric.name} TTM to',
            '    if False:\n        raise NotFound(f"{metric.name} TTM to', ("tests/test_trust_fundamentals.py",)),
-    Mutant("fundamentals: a row's precision is its datekey filing's only", "factstore/fundamentals.py",
-           'frames = [long[[*KEYS, "filing_id"]], rows',
-           'frames = [long.iloc[:0][[*KEYS, "filing_id"]], rows', ("tests/test_trust_fundamentals.py",)),
+    Mutant("fundamentals: as first reported, a row's precision without the panel's word on its parts",
+           "factstore/fundamentals.py", 'stated = long[[*KEYS, "accepted_precision"]] if',
+           'stated = long.iloc[:0][[*KEYS, "accepted_precision"]] if', ("tests/test_trust_fundamentals.py",)),
     Mutant("fundamentals: a day's precision is read as a second's", "sql/macros.sql",
            "CASE WHEN list_contains(precisions, 'date') THEN 'date'", "CASE WHEN false THEN 'date'",
            ("tests/test_trust_fundamentals.py",)),
@@ -991,7 +990,7 @@ MUTANTS: list[Mutant] = [
            'if "part_filings" in long:', "if False:", ("tests/test_trust_fundamentals.py",)),
     Mutant("a better time given to load_xbrl ignored for a stored filing", "factstore/loaders/xbrl.py",
            "if given is not None and PRECISIONS.index(given[2]) > PRECISIONS.index(precision):", "if False:",
-           ("tests/test_trust_time.py",)),
+           ("tests/test_trust_xbrl.py",)),
     Mutant("a stored name restated as of a later filing whose cover names it otherwise", "factstore/load.py",
            'stated = cover.name if cover.source != "cover page" else None', "stated = None",
            ("tests/test_trust_xbrl.py::test_a_covers_name_is_the_filers_as_of_its_filing_whatever_the_order",)),
@@ -1005,11 +1004,12 @@ MUTANTS: list[Mutant] = [
            "INSERT INTO vintage_accessions SELECT DISTINCT filing_id FROM _batch_reports ON CONFLICT DO NOTHING",
            "SELECT 1", ("tests/test_load_companyfacts.py",)),
     Mutant("a value FSDS rounded kept beside the exact one", "factstore/write.py", '    db.all(SQL["refined"])\n', "",
-           (ORDERED,)),
+           ("tests/test_trust_order.py::test_an_exact_value_replaces_the_one_fsds_rounded_whichever_came_first",)),
     Mutant("FSDS's per-share values stay in their currency", "factstore/write.py",
            'for steps in (("per_share",), ("loose_facts"', 'for steps in (("loose_facts"', (ORDERED,)),
     Mutant("FSDS places a fact at the nearest of its filing's days, not its most reported", "sql/placing.sql",
-           "CASE WHEN k.filing_id IS NOT NULL THEN -k.n_facts END, ", "", (XBRL_FIRST,)),
+           "CASE WHEN k.filing_id IS NOT NULL THEN -k.n_facts END, ", "",
+           ("tests/test_trust_order.py::test_an_fsds_month_end_takes_the_day_its_filing_reports_most_facts_at",)),
     Mutant("a declared year is lost when FSDS facts move", "sql/write.sql",
            "WHERE entity_id IN (SELECT DISTINCT entity_id::VARCHAR FROM _batch_reports)\nAND declared_at IS NULL;",
            "WHERE entity_id IN (SELECT DISTINCT entity_id::VARCHAR FROM _batch_reports);", (ORDERED,)),

@@ -39,6 +39,8 @@ def test_close_waits_for_the_calls_in_flight_and_refuses_new_ones():
     assert errors == [":memory:: the store is closed"] * len(errors)
     with pytest.raises(FactstoreError, match="the store is closed"):
         store.sql("SELECT 1")
+    with pytest.raises(FactstoreError, match="the store is closed"):  # this thread's cursor is closed: never reached
+        store.relation("SELECT 1")
     store.close()  # closing again is harmless
 
 

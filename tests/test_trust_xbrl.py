@@ -13,6 +13,7 @@ from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -354,3 +355,25 @@ def test_a_covers_name_is_the_filers_as_of_its_filing_whatever_the_order(tmp_pat
             step()
         name, others = store.sql("SELECT name, other_names FROM entities").iloc[0]
         assert (name, list(others)) == ("Acme Corp", ["Old Acme Inc"])
+
+
+@pytest.mark.parametrize("xbrl_first", [False, True])
+def test_a_second_given_to_load_xbrl_replaces_a_filing_days_fallback_whichever_came_first(tmp_path, xbrl_first):
+    """companyfacts without submissions knows the 10-K by its filing day only; the time given with its XBRL, to the
+    second, is the filing's in either order (loaded after, it had been dropped for the stored fallback)."""
+    doc = companyfacts(42, [ACCESSION], "Acme Corp")
+    us_gaap = doc["facts"].pop("us-gaap")
+    for fact in us_gaap["Revenues"]["units"]["USD"] + us_gaap["Assets"]["units"]["USD"]:
+        fact.update(filed="2025-02-04", end="2024-12-31", **({"start": "2024-01-01"} if "start" in fact else {}))
+    doc["facts"] = {"us-gaap": us_gaap}
+    path = tmp_path / "acme.htm"
+    path.write_text(_doc(COVER + _fact("5")))
+    with factstore.open() as store:
+        steps = [lambda: store.load_companyfacts(doc),
+                 lambda: store.load_xbrl(path, accession=ACCESSION, accepted_at="2025-02-04T21:00:00Z", progress=False)]
+        for step in (reversed(steps) if xbrl_first else steps):
+            step()
+        row = store.sql("SELECT accepted_at, accepted_precision FROM filings").iloc[0]
+        assert (row["accepted_at"], row["accepted_precision"]) == (pd.Timestamp("2025-02-04 21:00:00"), "second")
+        times = store.sql("SELECT DISTINCT accepted_at FROM reports UNION SELECT DISTINCT accepted_at FROM xbrl_facts")
+        assert times["accepted_at"].tolist() == [pd.Timestamp("2025-02-04 21:00:00")]
