@@ -410,9 +410,13 @@ def cmd_dimensions(store: FactStore, args: argparse.Namespace) -> None:
 def cmd_facts(store: FactStore, args: argparse.Namespace) -> None:
     import pandas as pd
 
+    from factstore.errors import LoadError
     from factstore.limits import input_path
 
-    questions = pd.read_csv(input_path(args.questions), dtype=str, keep_default_na=False).replace("", None)
+    try:
+        questions = pd.read_csv(input_path(args.questions), dtype=str, keep_default_na=False).replace("", None)
+    except (pd.errors.EmptyDataError, pd.errors.ParserError) as exc:
+        raise LoadError(str(args.questions), f"not a CSV of questions: {str(exc).splitlines()[0]}") from exc
     print(show.frame(store.facts(questions, as_of=args.as_of, mode=args.mode), args.json))
 
 

@@ -218,9 +218,7 @@ def _rows(db: Db, long: pd.DataFrame, metrics: list[Metric], dim: str) -> pd.Dat
     rows["warnings"] = [said.get(tuple(k), []) for k in rows[KEYS].itertuples(index=False)]
     if dim.startswith("AR"):
         rows["lastupdated"] = rows["datekey"]
-    for m in metrics:
-        if m.name not in rows.columns:
-            rows[m.name] = np.nan
+    rows = rows.reindex(columns=[*rows.columns, *(m.name for m in metrics if m.name not in rows.columns)])  # (at once)
     rows["dimension"] = dim
     rows["reportperiod"] = pd.to_datetime(rows["period_end"])
     rows["calendardate"] = _calendar_date(rows["reportperiod"])

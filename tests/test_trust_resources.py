@@ -317,6 +317,14 @@ def test_facts_of_a_missing_csv_is_one_line_naming_it(db, tmp_path, capsys):
     assert len(said) == 1 and str(missing) in said[0] and "No such file" in said[0], said
 
 
+def test_facts_of_an_empty_csv_is_one_line_naming_it(db, tmp_path, capsys):
+    empty = tmp_path / "questions.csv"
+    empty.write_text("")
+    assert main(["facts", str(empty), "--db", str(db)]) == 1
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and str(empty) in said[0] and "not a CSV of questions" in said[0], said
+
+
 def test_publish_where_no_folder_can_be_made_is_one_line_naming_it(db, tmp_path, capsys):
     (tmp_path / "a file").write_text("x", encoding="utf-8")
     target = tmp_path / "a file" / "published"
