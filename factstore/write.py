@@ -142,14 +142,9 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
             db.all(SQL["insert_approximate"])
         if batch.xbrl is not None and len(batch.xbrl):
             con.register("_batch_xbrl", _arrow(batch.xbrl))
-            bad = db.one(SQL["implausible_xbrl_value"])
+            bad = db.one(SQL["implausible_xbrl"])
             if bad:
-                raise LoadError(batch.source_of.get("xbrl", batch.source), _implausible(f"line {bad[0]}", bad[1]),
-                                field="value")
-            bad = db.one(SQL["impossible_xbrl_period"])
-            if bad:
-                raise LoadError(batch.source_of.get("xbrl", batch.source),
-                                _impossible(f"line {bad[0]}", bad[1], bad[2]), field="period")
+                raise _implausible(batch.source_of.get("xbrl", batch.source), f"line {bad[0]}", *bad[1:])
             for entity_id, n in Counter(row[0] for row in db.all(SQL["insert_xbrl_facts"])).items():
                 added[entity_id, "xbrl"] += n
         if batch.feed is not None and len(batch.feed):
@@ -189,18 +184,22 @@ def _retime(db: Db, batch: Batch) -> None:
     """SEC data: a stored filing the batch gives a more precise time its evidence allows takes the batch's row, and
     its copies of the time follow; a time of another precision that contradicts the stored one is refused, naming
     both (sql/write.sql retimed)."""
-    db.all(SQL["retimed"])
-    try:
-        bad = db.one("SELECT filing_id, old_at, old_precision, old_source, new_at, new_precision, new_source "
-                     "FROM _retimed WHERE NOT fits LIMIT 1")
-        if bad:
-            raise LoadError(bad[6] or batch.source, f"filing {bad[0]} is stored as accepted {bad[1]:%Y-%m-%d %H:%M:%S} "
-                            f"UTC (to the {bad[2]}, from {bad[3]}); this file says {bad[4]:%Y-%m-%d %H:%M:%S} UTC "
-                            f"(to the {bad[5]}): they cannot both be right", field="accepted_at")
-        if db.one("SELECT count(*) FROM _retimed WHERE better")[0]:
+    retimed = db.relation(SQL["retimed"]).to_arrow_table()
+    if not retimed.num_rows:  # (a company's next filings, mostly: nothing stored to weigh)
+        return
+    for row in retimed.to_pylist():
+        if not row["fits"]:
+            raise LoadError(row["new_source"] or batch.source,
+                            f"filing {row['filing_id']} is stored as accepted {row['old_at']:%Y-%m-%d %H:%M:%S} UTC "
+                            f"(to the {row['old_precision']}, from {row['old_source']}); this file says "
+                            f"{row['new_at']:%Y-%m-%d %H:%M:%S} UTC (to the {row['new_precision']}): they cannot both "
+                            "be right", field="accepted_at")
+    if any(retimed["better"].to_pylist()):
+        db.con.register("_retimed", retimed)
+        try:
             db.all(SQL["retime_filings"])
-    finally:
-        db.all("DROP TABLE IF EXISTS _retimed")
+        finally:
+            db.con.unregister("_retimed")
 
 
 def _weigh_listed(db: Db, batch: Batch, listed: str) -> bool:
@@ -208,14 +207,14 @@ def _weigh_listed(db: Db, batch: Batch, listed: str) -> bool:
     as another company's or form is refused naming both, and a better time it lists replaces the stored one
     (retimed), whichever was loaded first. Whether it listed any."""
     item = "b.item" if listed == "_batch_feed" else "NULL"
+    times = db.relation(SQL["feed_filings"].format(listed=listed)).to_arrow_table()
+    if not times.num_rows:  # (it lists none of them: nothing to weigh)
+        return False
     clash = db.one(SQL["feed_filing_clash"].format(listed=listed, item=item))
     if clash:
         raise LoadError(batch.source, f"accession {clash[0]}: the XBRL feed lists it as CIK {clash[2]}, {clash[3]}; "
                         f"the store holds it as {clash[4]}'s {clash[5]} (from {clash[6]})", row=clash[1],
                         field=clash[7])
-    times = db.relation(SQL["feed_filings"].format(listed=listed)).to_arrow_table()
-    if not times.num_rows:
-        return False
     db.con.register("_batch_filings", times)
     try:
         _retime(db, batch)
@@ -229,16 +228,19 @@ def _insert_entities(db: Db, entities: pd.DataFrame | pa.Table, added: Counter[t
     stated (sql/write.sql new_entities). Whether all were new."""
     # registered as Arrow: DuckDB scans lists of names there without converting Python objects each time
     db.con.register("_batch_entities", _entity_table(entities))
-    db.all(SQL["new_entities"])
-    changed = db.all("SELECT entity_id, new FROM _entities")
+    weighed = db.relation(SQL["new_entities"]).to_arrow_table()
+    changed = list(zip(weighed["entity_id"].to_pylist(), weighed["new"].to_pylist(), strict=True))
     new = [entity_id for entity_id, is_new in changed if is_new]
     for entity_id, is_new in changed:
         added[entity_id, "entities" if is_new else "changed"] += 1
     all_new = len(new) == len(entities)
     if changed:  # entities stored as the batch has them are left alone (a company's next filing, mostly)
-        db.all(SQL["insert_new_entities"] if all_new else SQL["insert_entities"])
-        db.all(SQL["insert_aliases"])
-    db.all("DROP TABLE _entities")
+        db.con.register("_entities", weighed)
+        try:
+            db.all(SQL["insert_new_entities"] if all_new else SQL["insert_entities"])
+            db.all(SQL["insert_aliases"])
+        finally:
+            db.con.unregister("_entities")
     return all_new
 
 
@@ -256,12 +258,9 @@ def _insert_reports(db: Db, batch: Batch, reports: pa.Table, reloading: bool, fr
     caller to count: a temp table, or a view of the batch where they are `plain` (to take as they are)."""
     source = batch.source_of.get("reports", batch.source)
     db.con.register("_batch_reports", reports)
-    bad = db.one(SQL["implausible_value"])
+    bad = db.one(SQL["implausible_report"])
     if bad:
-        raise LoadError(source, _implausible(batch.row_name(bad[0]), bad[1]), field="value")
-    bad = db.one(SQL["impossible_period"])
-    if bad:
-        raise LoadError(source, _impossible(batch.row_name(bad[0]), bad[1], bad[2]), field="period")
+        raise _implausible(source, batch.row_name(bad[0]), *bad[1:])
     if plain:
         db.all(SQL["plain_reports"])
     else:
@@ -293,16 +292,16 @@ def _insert_reports(db: Db, batch: Batch, reports: pa.Table, reloading: bool, fr
     if batch.stored_wins and not batch.fills:  # companyfacts
         db.all(SQL["insert_vintage"])
     if batch.approximate is None:  # a source of exact dates (not FSDS): what FSDS placed approximately is placed anew
-        _place_anew(db, source)
+        _place_anew(db, source, sorted(_values(reports, "entity_id")))
 
 
-def _place_anew(db: Db, source: str) -> None:
+def _place_anew(db: Db, source: str, entity_ids: list[str]) -> None:
     """What FSDS placed before the store knew the company (per-share values in their currency, facts at calendar
     months), of the batch's entities, placed anew by what the store now knows (sql/write.sql, confirmed_exact to
     approximate_left), as if FSDS had been loaded last."""
-    db.all(SQL["confirmed_exact"])
-    if not db.one(SQL["any_loose"])[0]:
+    if not db.one(SQL["any_loose"], [entity_ids])[0]:  # (FSDS placed nothing of theirs approximately, mostly)
         return
+    db.all(SQL["confirmed_exact"])
     moved = 0
     for steps in (("per_share",), ("loose_facts", "exact_known", "moved")):  # units first: periods are keyed by them
         for name in steps:
@@ -361,15 +360,15 @@ def _insert_documents(db: Db, documents: pd.DataFrame) -> Counter[str | None]:
     return Counter(None if pd.isna(e) else e for e in new["entity_id"])
 
 
-def _implausible(where: str, value: Any) -> str:
-    """Why a value is refused (sql/write.sql implausible_value), its text cut short."""
+def _implausible(source: str, where: str, value: Any, start: Any, end: Any, bad_value: bool) -> LoadError:
+    """The error of a row whose value or period no filing could give (sql/macros.sql implausible_value,
+    impossible_period), a value's text cut short."""
+    if not bad_value:
+        return LoadError(source, f"{where}: {start or ''}..{end} is no period a filing could report (days of 1900 to "
+                                 "2199, start <= end)", field="period")
     shown = "missing" if value is None else f"{str(value)[:40]}{'...' if len(str(value)) > 40 else ''}"
-    return f"{where}: {shown} is no value a filing could state (not finite, or nonzero of a size outside 1e-12 to 1e18)"
-
-
-def _impossible(where: str, start: Any, end: Any) -> str:
-    """Why a period is refused (sql/write.sql impossible_period)."""
-    return f"{where}: {start or ''}..{end} is no period a filing could report (days of 1900 to 2199, start <= end)"
+    return LoadError(source, f"{where}: {shown} is no value a filing could state (not finite, or nonzero of a size "
+                             "outside 1e-12 to 1e18)", field="value")
 
 
 def _entity_table(entities: pd.DataFrame | pa.Table) -> pa.Table:

@@ -106,6 +106,15 @@ CREATE OR REPLACE MACRO qualified_concepts(concepts) AS
 CREATE OR REPLACE MACRO filing_order(accepted_at, form, filing_id) AS
     (accepted_at, coalesce(form LIKE '%/A', false), filing_id);
 
+-- A value no filing could state: missing, not finite, or nonzero of a size outside [1e-12, 1e18).
+CREATE OR REPLACE MACRO implausible_value(v) AS
+    v IS NULL OR NOT isfinite(v) OR abs(v) >= 1e18 OR (v <> 0 AND abs(v) < 1e-12);
+
+-- A period no filing could report (FSDS's bounds): a day outside 1900 to 2199, or a start after its end.
+CREATE OR REPLACE MACRO impossible_period(s, e) AS
+    e NOT BETWEEN DATE '1900-01-01' AND DATE '2199-12-31' OR s NOT BETWEEN DATE '1900-01-01' AND DATE '2199-12-31'
+    OR s > e;
+
 -- A mode as given, checked: 'as_of', 'first' or 'latest'; an error for any other (a typo never reads as 'as_of').
 CREATE OR REPLACE MACRO mode_key(mode) AS
     CASE WHEN mode IN ('as_of', 'first', 'latest') THEN mode

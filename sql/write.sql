@@ -25,8 +25,7 @@ FROM _batch_filings ON CONFLICT (filing_id) DO NOTHING RETURNING entity_id;
 -- 'second'). The more precise time must lie where the less precise allows (a filing date's fallback: by the end of
 -- that day, of that filing date; a minute: within a minute either side, as timing.WINDOW; a second: that second);
 -- `better`: the batch's is the more precise and replaces the stored row, whichever source came first; `fits`: the
--- two agree (else the load is refused).
-CREATE OR REPLACE TEMP TABLE _retimed AS
+-- two agree (else the load is refused). Registered as _retimed for retime_filings.
 SELECT *, CASE lo.precision WHEN 'date' THEN hi.at <= lo.at AND (hi.filed IS NULL OR hi.filed = lo.filed)
                             WHEN 'minute' THEN abs(epoch(hi.at) - epoch(lo.at)) <= 60 ELSE hi.at = lo.at END AS fits
 FROM (SELECT b.filing_id, f.accepted_at AS old_at, f.accepted_precision AS old_precision, f.source AS old_source,
@@ -57,12 +56,11 @@ UPDATE entity_periods p SET declared_at = t.new_at FROM _retimed t JOIN filings 
 WHERE t.better AND p.entity_id = f.entity_id AND p.declared_at = t.old_at;
 
 -- name: new_entities
--- Each batch entity as the store is to hold it, where new (`new`) or changed. A name weighs as of when it was stated,
+-- Each batch entity as the store is to hold it, where new (`new`) or changed (registered as _entities for the inserts). A name weighs as of when it was stated,
 -- the latest acceptance of the batch's filings of the entity (as stored, where stored; none: undated): the latest
 -- wins, a dated one over an undated one, of two undated ones the batch's, of two at the same time the greater; every
 -- other name it was given is among its other names, sorted, once each: whatever the order of loads, the entity ends
 -- up the same.
-CREATE OR REPLACE TEMP TABLE _entities AS
 WITH weighed AS (
     SELECT b.entity_id, e.entity_id IS NULL AS new, coalesce(b.cik, e.cik) AS cik, b.name AS given, s.said_at,
         e.name AS held, e.named_at, e.tickers AS held_tickers, b.tickers,
@@ -135,31 +133,21 @@ SELECT b.filing_id::VARCHAR AS filing_id, b.entity_id::VARCHAR AS entity_id,
 FROM _batch_reports b LEFT JOIN filings f ON f.filing_id = b.filing_id::VARCHAR
 GROUP BY ALL;
 
--- name: implausible_value
--- A value no filing could state: missing, not finite, or nonzero of a size outside [1e-12, 1e18); the first such row.
-SELECT row, value FROM _batch_reports
-WHERE value IS NULL OR NOT isfinite(value) OR abs(value) >= 1e18 OR (value <> 0 AND abs(value) < 1e-12)
+-- name: implausible_report
+-- The first row of the batch whose value no filing could state, or whose period no filing could report (macros.sql:
+-- implausible_value, impossible_period), and whether it is the value.
+SELECT row, value, period_start::DATE, period_end::DATE, implausible_value(value) AS bad_value FROM _batch_reports
+WHERE implausible_value(value) OR impossible_period(period_start::DATE, period_end::DATE)
 ORDER BY row LIMIT 1;
 
--- name: implausible_xbrl_value
--- The same for an XBRL number as stated (exact text): also one a double would hold only as 0, or not at all.
-SELECT line, value FROM (SELECT line, value, TRY_CAST(value AS DOUBLE) AS v FROM _batch_xbrl
-                         WHERE numeric AND value IS NOT NULL)
-WHERE v IS NULL OR NOT isfinite(v) OR abs(v) >= 1e18 OR (abs(v) < 1e-12 AND regexp_matches(value, '[1-9]'))
-ORDER BY line LIMIT 1;
-
--- name: impossible_period
--- A period no filing could report (FSDS's bounds: days of 1900 to 2199, a start not after its end); the first row.
-SELECT row, period_start::DATE, period_end::DATE FROM _batch_reports
-WHERE period_end::DATE NOT BETWEEN DATE '1900-01-01' AND DATE '2199-12-31'
-    OR period_start::DATE NOT BETWEEN DATE '1900-01-01' AND DATE '2199-12-31' OR period_start::DATE > period_end::DATE
-ORDER BY row LIMIT 1;
-
--- name: impossible_xbrl_period
--- The same for an XBRL fact as stated (a fact of no dates is for ever).
-SELECT line, period_start::DATE, period_end::DATE FROM _batch_xbrl
-WHERE period_end::DATE NOT BETWEEN DATE '1900-01-01' AND DATE '2199-12-31'
-    OR period_start::DATE NOT BETWEEN DATE '1900-01-01' AND DATE '2199-12-31' OR period_start::DATE > period_end::DATE
+-- name: implausible_xbrl
+-- The same of an XBRL document's facts as stated (their exact text; the reader's bounds on a numeral's length and
+-- scale leave none a double holds only as 0; a fact of no dates is for ever).
+SELECT line, value, s, e, bad_value FROM (
+    SELECT line, value, period_start::DATE AS s, period_end::DATE AS e,
+        numeric AND value IS NOT NULL AND implausible_value(TRY_CAST(value AS DOUBLE)) AS bad_value
+    FROM _batch_xbrl)
+WHERE bad_value OR impossible_period(s, e)
 ORDER BY line LIMIT 1;
 
 -- name: given_twice
@@ -389,9 +377,8 @@ DELETE FROM approximate_periods a WHERE EXISTS (SELECT 1 FROM _batch_reports b W
     AND b.period_end::DATE = a.period_end AND b.period_start::DATE IS NOT DISTINCT FROM a.period_start);
 
 -- name: any_loose
--- Whether an entity of the batch has a period FSDS gave only approximately.
-SELECT EXISTS (SELECT 1 FROM approximate_periods
-               WHERE entity_id IN (SELECT DISTINCT entity_id::VARCHAR FROM _batch_reports));
+-- Whether an entity of the batch (the parameter) has a period FSDS gave only approximately.
+SELECT EXISTS (SELECT 1 FROM approximate_periods WHERE list_contains(?, entity_id));
 
 -- name: per_share
 -- FSDS gives a per-share value's unit as its currency: a fact of the batch's entities in a currency, of a concept the
