@@ -108,13 +108,15 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
         # of Arrow facts only: SEC companies, a few distinct values at once)
         new_entities = all_new and isinstance(batch.reports, pa.Table) and \
             _values(batch.reports, "entity_id") <= _values(batch.entities, "entity_id")
-        if batch.stored_wins and len(batch.filings):
+        # SEC data: the batch's filings the store holds are weighed against them, those the XBRL feed lists too
+        stored, indexed = db.one(SQL["batch_known"]) if batch.stored_wins and len(batch.filings) else (False, False)
+        if stored:
             _retime(db, batch)
         inserted = db.all(SQL["insert_filings"])
         for entity_id, n in Counter(row[0] for row in inserted).items():
             added[entity_id, "filings"] += n
         # the XBRL feed's index may list them with a better time, as had it been loaded after them
-        listed = batch.stored_wins and bool(len(batch.filings)) and _weigh_listed(
+        listed = indexed and _weigh_listed(
             db, batch, "(SELECT * FROM xbrl_feed WHERE accession IN (SELECT filing_id FROM _batch_filings))")
         fresh = len(inserted) == len(batch.filings) and batch.filing_ids() <= _values(batch.filings, "filing_id")
         # where no key repeats (equal keys hash alike), no filing was stored before and none retimed, the rows are

@@ -20,6 +20,11 @@ INSERT INTO filings SELECT filing_id, entity_id, form, period_end::DATE, filed::
     accepted_at::TIMESTAMP, accepted_precision, accepted_note, source
 FROM _batch_filings ON CONFLICT (filing_id) DO NOTHING RETURNING entity_id;
 
+-- name: batch_known
+-- Whether the store holds some of the batch's filings, and whether the XBRL feed's index lists some.
+SELECT EXISTS (SELECT 1 FROM filings WHERE filing_id IN (SELECT filing_id FROM _batch_filings)),
+    EXISTS (SELECT 1 FROM xbrl_feed WHERE accession IN (SELECT filing_id FROM _batch_filings));
+
 -- name: retimed
 -- SEC data: a stored filing the batch gives another time, or one of another precision ('date' < 'minute' <
 -- 'second'). The more precise time must lie where the less precise allows (a filing date's fallback: by the end of
