@@ -377,3 +377,15 @@ def test_a_second_given_to_load_xbrl_replaces_a_filing_days_fallback_whichever_c
         assert (row["accepted_at"], row["accepted_precision"]) == (pd.Timestamp("2025-02-04 21:00:00"), "second")
         times = store.sql("SELECT DISTINCT accepted_at FROM reports UNION SELECT DISTINCT accepted_at FROM xbrl_facts")
         assert times["accepted_at"].tolist() == [pd.Timestamp("2025-02-04 21:00:00")]
+
+
+def test_an_implausible_number_kept_only_as_stated_is_refused_too(tmp_path) -> None:
+    """Two copies of one fact that disagree are kept as stated only (never in reports): one of 1e18 is refused by
+    the write plan as a reported one is, naming its line."""
+    document = _doc(COVER + _fact("5", fid="a") + "\n" + _fact("1000000000000000000", fid="b"))
+    with factstore.open() as store:
+        with pytest.raises(LoadError, match="no value a filing could state") as err:
+            _load(store, tmp_path / "acme.htm", document)
+        line = _line(document, 'id="b"')
+        assert err.value.field == "value" and f"line {line}:" in str(err.value)
+        assert store.sql("SELECT count(*) AS n FROM xbrl_facts")["n"][0] == 0
