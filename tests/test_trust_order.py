@@ -19,9 +19,9 @@ APPLE = "CIK0000320193.json"
 # Apple's XBRL instances in shared/real/xbrl, with their accessions
 INSTANCES = {"aapl-20200926_htm.xml": "0000320193-20-000096", "aapl-20230930_htm.xml": "0000320193-23-000106",
              "aapl-20250329_htm.xml": "0000320193-25-000057"}
-# 2009q3 holds Apple's Q3 FY2009 10-Q, which submissions lack (apple_10k_2020 is left out: its sub.txt lacks its own
-# filing, so it loads only where the store holds that filing already)
-FSDS = ("2009q3", "apple_10k_2024")
+# 2009q3 holds Apple's Q3 FY2009 10-Q, which submissions lack, and 2010q2 a hundred other filers (a company renamed
+# between them); apple_10k_2020 is left out: its sub.txt lacks its own filing, so it loads only after that filing
+FSDS = ("2009q3", "2010q2", "apple_10k_2024")
 SOURCES = ("companyfacts", "fsds", "xbrl", "feed")
 # the store's tables as loads leave them (`source` and `accepted_note` say which file came first, so they may differ)
 TABLES = {
