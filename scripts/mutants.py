@@ -736,7 +736,7 @@ MUTANTS: list[Mutant] = [
            '(("EUR",',
            ("tests/test_ask_real.py::test_a_currency_asked_is_the_answers_or_the_question_is_refused",)),
     Mutant("ask's JSON: times as they come", "factstore/ask/route.py", "return json_ready(asdict(self))",
-           "return asdict(self)", ("tests/test_ask.py::test_cli_ask_json",)),
+           "return asdict(self)", ("tests/test_ask.py::test_cli_ask_json", "tests/test_trust_json.py")),
     # --- blind sets u (FSDS filers) and v (analysts' shorthand)
     Mutant("'NI' not read as net income", "factstore/ask/parse.py", 'r"(?<![\\w%])(?:(NI)|', 'r"(?<![\\w%])(?:(Ni)|',
            READING),

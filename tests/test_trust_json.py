@@ -54,3 +54,12 @@ def test_ask_json_is_json(nan_store, capsys):
     main(["ask", "What was Rapsa's revenue in fiscal 2019?", "--json", "--db", str(nan_store)])
     answer = _strict(capsys.readouterr().out)
     assert answer["question"].startswith("What was Rapsa")
+
+
+def test_the_apis_dicts_are_json_as_they_are(nan_store):
+    """Fact.to_dict() and Answer.to_dict() are ready for json.dumps itself: times as ISO text, NaN as None."""
+    with factstore.open(nan_store, read_only=True) as store:
+        fact = store.fact("RPS", "Revenues", period="FY2019")
+        answer = store.ask("What was Rapsa's revenue in fiscal 2019?")
+        for value in (fact.to_dict(), answer.to_dict()):
+            assert _strict(json.dumps(value, allow_nan=False)) == value
