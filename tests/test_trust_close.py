@@ -21,7 +21,9 @@ def test_close_waits_for_the_calls_in_flight_and_refuses_new_ones():
         started.wait()
         while not stop.is_set():
             try:
-                done.append(int(store.sql("SELECT sum(i * i) FROM t").iloc[0, 0]))
+                began = time.perf_counter()
+                store.sql("SELECT sum(i * i) FROM t")
+                done.append((began, time.perf_counter()))
             except FactstoreError as exc:
                 errors.append(str(exc))
                 return
@@ -31,17 +33,38 @@ def test_close_waits_for_the_calls_in_flight_and_refuses_new_ones():
         t.start()
     started.wait()
     time.sleep(0.3)  # every reader is inside a query, or between two
+    closing = time.perf_counter()
     store.close()  # DuckDB refused: "connection is busy with another call"
+    closed = time.perf_counter()
     stop.set()
     for t in threads:
         t.join(10)
     assert done, "no reader got an answer before close()"
+    # a query answered that began before close() was in flight then: close() returned only once it had ended
+    assert all(end <= closed for began, end in done if began < closing)
     assert errors == [":memory:: the store is closed"] * len(errors)
     with pytest.raises(FactstoreError, match="the store is closed"):
         store.sql("SELECT 1")
     with pytest.raises(FactstoreError, match="the store is closed"):  # this thread's cursor is closed: never reached
         store.relation("SELECT 1")
     store.close()  # closing again is harmless
+
+
+def test_close_returns_only_once_a_long_query_in_flight_has_answered():
+    store = factstore.open(None)
+    answer, ended = [], []
+
+    def reader():
+        answer.append(int(store.sql("SELECT count(*) FROM range(150000000) WHERE range % 7 = 0").iloc[0, 0]))
+        ended.append(time.perf_counter())
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    time.sleep(0.2)  # the query is in flight
+    store.close()
+    closed = time.perf_counter()
+    thread.join(30)
+    assert answer == [150000000 // 7 + 1] and ended and ended[0] <= closed
 
 
 def test_a_load_waits_for_the_query_it_started_beside_its_writes(store, tmp_path, monkeypatch):
