@@ -94,16 +94,15 @@ def fsds(db: Db, paths: str | Path | list[str | Path], *, progress: bool | None 
 
 
 def _fsds_known(db: Db, filing_ids: list[str], entity_ids: list[str]) -> Known:
-    """What the store holds of an FSDS quarter: its filings, its companies, and the periods it knows them to cover
-    to the day (exact_periods)."""
+    """What the store holds of an FSDS quarter: its filings, the periods it knows its companies to cover to the day
+    (exact_periods), and the units of their per-share concepts."""
     filings = db.sql("SELECT filing_id, entity_id, form FROM filings WHERE filing_id IN (SELECT unnest(?))",
                        [filing_ids])
     ids = sorted(set(entity_ids) | set(filings["entity_id"]))
-    entities = db.sql("SELECT entity_id, name FROM entities WHERE entity_id IN (SELECT unnest(?))", [ids])
     periods = db.sql("SELECT * FROM exact_periods(?, ?)", [ids, filing_ids])
     units = db.sql("""SELECT DISTINCT entity_id, concept, unit FROM reports WHERE entity_id IN (SELECT unnest(?))
                         AND contains(unit, '/')""", [ids])
-    return Known(filings, entities, periods, units)
+    return Known(filings, periods, units)
 
 
 def filing(db: Db, path: str | Path, entity: str | int | None = None, *, cik: int | str | None = None,

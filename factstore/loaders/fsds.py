@@ -37,13 +37,12 @@ COREGISTRANT = "Coregistrant"  # the axis a co-registrant's values are kept apar
 
 @dataclass(frozen=True)
 class Known:
-    """What the store holds of a quarter's filings and companies: filings (filing_id, entity_id, form), entities
-    (entity_id, name), their periods (entity_id, filing_id, period_start, period_end: with filing_id, the periods
-    that filing reported, else the company's calendar; period_start NULL for instants) and the units their
-    concepts are reported in (entity_id, concept, unit)."""
+    """What the store holds of a quarter's filings and companies: filings (filing_id, entity_id, form), their
+    periods (entity_id, filing_id, period_start, period_end: with filing_id, the periods that filing reported, else
+    the company's calendar; period_start NULL for instants) and the units their concepts are reported in
+    (entity_id, concept, unit)."""
 
     filings: pd.DataFrame
-    entities: pd.DataFrame
     periods: pd.DataFrame
     units: pd.DataFrame
 
