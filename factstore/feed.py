@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date, datetime
+from itertools import chain
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import duckdb
@@ -28,8 +29,12 @@ T = TypeVar("T")
 # entities per panel_asof call: its hash tables grow faster than the entities in one call (3,000 tickers take a
 # fifth less time in three calls than in one)
 BATCH = 1000
+# cells (dates x entities x names) per batch that iter_panel and panel_arrow(stream=True) compute at once
+BATCH_CELLS = 500_000
 
 
+# the long form's columns of text
+TEXT = {"ticker", "concept", "tag", "unit", "fiscal_period", "accepted_precision", "filing_id", "form"}
 # the long form's columns, in order (ttm added with ttm=True)
 LONG = ["date", "ticker", "concept", "tag", "unit", "fiscal_period", "period_start", "period_end", "age_days",
         "value", "accepted_at", "accepted_precision", "derived", "filing_id", "form"]
@@ -49,7 +54,8 @@ def panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: 
     older are left out, and `attrs['left_out']` says how many. wide=True gives one row per date and ticker with a
     value column per concept, its `<concept>_period_end` (and `<concept>_ttm`). With dims, the concepts' facts of
     those dimensions (e.g. {'ProductOrService': 'IPhone'}) instead of the totals."""
-    long = _aged(_run(db, tickers, concepts, dates, ttm, mode, _frame, dims, period), max_age)
+    params, moments, shape = inputs(db, tickers, concepts, dates, mode, dims, period)
+    long = _aged(_answer(db, params, moments, shape, ttm, _frame), max_age)
     if not wide:
         return long
     out = _wide(long, ttm)
@@ -59,25 +65,64 @@ def panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: 
 
 def panel_arrow(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
                 ttm: bool = False, mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None,
-                period: str = "quarter", max_age: int | None = None) -> pa.Table:
+                period: str = "quarter", max_age: int | None = None,
+                stream: bool = False) -> pa.Table | pa.RecordBatchReader:
     """`panel` as an Arrow table (long form fetched from DuckDB as Arrow; dates as date32; with a derived metric,
-    from the DataFrame)."""
+    from the DataFrame). stream=True gives a RecordBatchReader of the dates a batch at a time (one batch per
+    BATCH_CELLS cells or so, in date order), so memory holds one batch, not the panel."""
     concepts = [concepts] if isinstance(concepts, str) else list(concepts)
-    if wide or max_age is not None or any(isinstance(c, str) and _formula_only(c) for c in concepts):
-        return pa.Table.from_pandas(panel(db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide,
-                                          dims=dims, period=period, max_age=max_age), preserve_index=False)
-    return _run(db, tickers, concepts, dates, ttm, mode, lambda rel: rel.to_arrow_table(), dims, period)
+    slow = wide or max_age is not None or any(isinstance(c, str) and _formula_only(c) for c in concepts)
+    batches = (_from_frame(frame) if slow else table
+               for table, frame in _batches(db, tickers, concepts, dates, ttm, mode, dims, period, max_age, wide,
+                                            arrow=not slow, whole=not stream))
+    first = next(batches)
+    if not stream:
+        return first
+    schema = pa.schema([_typed(f) for f in first.schema]) if slow else first.schema
+    return pa.RecordBatchReader.from_batches(schema, (b for t in chain([first], batches)
+                                                      for b in t.cast(schema).to_batches()))
 
 
 def iter_panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], *,
                ttm: bool = False, mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None,
                period: str = "quarter", max_age: int | None = None) -> Iterator[tuple[pd.Timestamp, pd.DataFrame]]:
-    """`panel` one date at a time, in date order: (date, that date's rows). The panel is computed in one
-    query before the first date is yielded, so the store can be queried inside the loop."""
-    frame = panel(db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims, period=period,
-                  max_age=max_age)
-    for when, rows in frame.groupby("date", sort=True):
-        yield when, rows.reset_index(drop=True)
+    """`panel` one date at a time, in date order: (date, that date's rows). The dates are computed a batch at a
+    time (BATCH_CELLS cells or so), each batch whole before its first date is yielded: memory holds one batch, and
+    the store can be queried inside the loop."""
+    for _, frame in _batches(db, tickers, concepts, dates, ttm, mode, dims, period, max_age, wide):
+        for when, rows in frame.groupby("date", sort=True):
+            yield when, rows.reset_index(drop=True)
+
+
+def _batches(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], ttm: bool,
+             mode: str, dims: dict[str, str] | None, period: str, max_age: int | None, wide: bool, *,
+             arrow: bool = False, whole: bool = False) -> Iterator[tuple[pa.Table | None, pd.DataFrame | None]]:
+    """The panel of consecutive runs of the dates (all of them if whole), each as an Arrow table (arrow: the long
+    form straight from DuckDB) or a frame shaped as `panel` shapes it."""
+    params, moments, shape = inputs(db, tickers, concepts, dates, mode, dims, period)
+    per_batch = len(moments) if whole else max(1, BATCH_CELLS // (len(params["entities"]) * len(params["names"])))
+    for lo in range(0, len(moments), per_batch):
+        run = moments[lo:lo + per_batch]
+        if arrow:
+            yield _answer(db, params, run, shape, ttm, lambda rel: rel.to_arrow_table()), None
+            continue
+        long = _aged(_answer(db, params, run, shape, ttm, _frame), max_age)
+        yield None, (_wide(long, ttm) if wide else long)
+
+
+def _typed(field: pa.Field) -> pa.Field:
+    """A field's type in every batch, by its name (long form, or a wide column's suffix): a batch's column all None
+    has Arrow's null type, or a time of seconds, of its own."""
+    name = field.name
+    if name in TEXT or name.endswith("_unit"):
+        return field.with_type(pa.large_string())
+    if name in ("date", "period_start", "period_end", "accepted_at") or name.endswith("_period_end"):
+        return field.with_type(pa.timestamp("us"))
+    return field.with_type(pa.bool_() if name == "derived" else pa.float64())
+
+
+def _from_frame(frame: pd.DataFrame) -> pa.Table:
+    return pa.Table.from_pandas(frame, preserve_index=False)
 
 
 def _aged(long: pd.DataFrame, max_age: int | None) -> pd.DataFrame:
@@ -92,11 +137,9 @@ def _aged(long: pd.DataFrame, max_age: int | None) -> pd.DataFrame:
     return kept
 
 
-def _run(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any],
-         ttm: bool, mode: str, fetch: Callable[[duckdb.DuckDBPyRelation], T], dims: dict[str, str] | None,
-         period: str) -> T:
-    """Resolve the names, register the dates and fetch the panel query's result with `fetch`."""
-    params, moments, shape = inputs(db, tickers, concepts, dates, mode, dims, period)
+def _answer(db: Db, params: dict[str, Any], moments: list[datetime], shape: dict[str, Any], ttm: bool,
+            fetch: Callable[[duckdb.DuckDBPyRelation], T]) -> T:
+    """Register the dates and fetch the panel query's result with `fetch`."""
     with db.frame(pd.DataFrame({"date": pd.Series(moments, dtype="datetime64[us]")})) as dates_view:
         out = fetch(db.relation(_query(ttm, dates_view, len(params["entities"])), params))
     return _with_derived(out, shape, ttm)

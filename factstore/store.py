@@ -406,15 +406,17 @@ class FactStore:
 
     def panel_arrow(self, tickers: list[str | int], concepts: list[str], dates: list[Any], *, ttm: bool = False,
                     mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None,
-                    period: str = "quarter", max_age: int | None = None) -> Any:
-        """`panel` as a pyarrow.Table."""
+                    period: str = "quarter", max_age: int | None = None, stream: bool = False) -> Any:
+        """`panel` as a pyarrow.Table; stream=True, a pyarrow.RecordBatchReader computing the dates a batch at a
+        time (memory holds one batch)."""
         return feed.panel_arrow(self.db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims,
-                                period=period, max_age=max_age)
+                                period=period, max_age=max_age, stream=stream)
 
     def iter_panel(self, tickers: list[str | int], concepts: list[str], dates: list[Any], *, ttm: bool = False,
                    mode: str = "as_of", wide: bool = False, dims: dict[str, str] | None = None,
                    period: str = "quarter",
                    max_age: int | None = None) -> Iterator[tuple[pd.Timestamp, pd.DataFrame]]:
-        """`panel` one date at a time, in date order: (date, its rows), for event-driven backtests."""
+        """`panel` one date at a time, in date order: (date, its rows), for event-driven backtests; computed a batch
+        of dates at a time (memory holds one batch)."""
         return feed.iter_panel(self.db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims,
                                period=period, max_age=max_age)

@@ -209,6 +209,38 @@ def test_iter_panel_yields_each_date_in_order(demo):
         pd.testing.assert_frame_equal(frame, long[long["date"] == when].reset_index(drop=True))
 
 
+def test_iter_panel_and_the_arrow_stream_compute_a_batch_of_dates_at_a_time(demo, monkeypatch):
+    data, store = demo
+    tickers = list(data.documents["ticker"].unique()[:4])
+    dates = ["2019-05-01", "2020-02-01", "2020-08-01", "2021-05-01", "2022-01-01"]
+    long = store.panel(tickers, ["NetIncomeLoss", "revenue"], dates, ttm=True)
+    answered = []
+    answer = feed._answer
+    monkeypatch.setattr(feed, "_answer", lambda db, params, moments, *a: answered.append(moments)
+                        or answer(db, params, moments, *a))
+    monkeypatch.setattr(feed, "BATCH_CELLS", 2 * len(tickers) * 2)  # two dates a batch
+    frames = store.iter_panel(tickers, ["NetIncomeLoss", "revenue"], dates, ttm=True)
+    first_date, first = next(frames)
+    assert len(answered) == 1 and len(answered[0]) == 2  # the later dates wait for the loop to reach them
+    seen = [(first_date, first), *frames]
+    assert [len(m) for m in answered] == [2, 2, 1]
+    assert [d for d, _ in seen] == sorted(long["date"].unique())
+    for when, frame in seen:
+        pd.testing.assert_frame_equal(frame, long[long["date"] == when].reset_index(drop=True))
+    answered.clear()
+    reader = store.panel_arrow(tickers, ["NetIncomeLoss", "revenue"], dates, ttm=True, stream=True)
+    assert isinstance(reader, pa.RecordBatchReader) and len(answered) == 1
+    streamed = reader.read_all()
+    assert streamed.equals(store.panel_arrow(tickers, ["NetIncomeLoss", "revenue"], dates, ttm=True))
+    # a derived metric and the wide form come through the frames, batch by batch alike, a first batch of nothing
+    # known included
+    early = ["2009-01-01", "2010-01-01", *dates]
+    margin = store.panel_arrow(tickers, ["net_margin"], early, wide=True, stream=True).read_all()
+    whole = store.panel(tickers, ["net_margin"], early, wide=True)
+    assert whole["net_margin_unit"][:8].isna().all() and whole["net_margin_unit"].notna().any()
+    pd.testing.assert_frame_equal(margin.to_pandas(), whole, check_dtype=False)
+
+
 def test_the_sql_macro_gives_the_same_answer(demo):
     data, store = demo
     tickers = list(data.documents["ticker"].unique())  # course entity_ids are the tickers

@@ -9,7 +9,6 @@ checkout, found from this file's path: in an installed wheel that was site-packa
 
 from __future__ import annotations
 
-import os
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from factstore.cache import cache_dir
 from factstore.demo.data import write_course_files
 from factstore.demo.reports import write_report_files
 from factstore.show import fact_lines, number
@@ -24,16 +24,7 @@ from factstore.show import fact_lines, number
 if TYPE_CHECKING:
     from factstore.store import FactStore
 
-CACHE_ENV = "FACTSTORE_CACHE"
 REVENUE = "revenue"  # a metric: its tags (Rapsa switched from SalesRevenueNet) are one series
-
-
-def cache_dir() -> Path:
-    """The folder the demo's generated files go to: $FACTSTORE_CACHE, else $XDG_CACHE_HOME/factstore, else
-    ~/.cache/factstore."""
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV])
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "factstore"
 
 
 def demo_files(companies: int = 40, cache: str | Path | None = None) -> dict[str, Path]:
