@@ -1042,6 +1042,21 @@ MUTANTS: list[Mutant] = [
     Mutant("JSON prints NaN", "factstore/timing.py",
            "    if isinstance(value, float) and not math.isfinite(value):\n        return None",
            "    if False:\n        return None", ("tests/test_trust_json.py",)),
+    # --- #45 store creation and streamed panels (lead)
+    Mutant("a new store is copied over one another process made meanwhile", "factstore/db.py",
+           "            os.link(part, path)", "            os.replace(part, path)",
+           ("tests/test_store_creation.py",)),
+    Mutant("a new store is made in place, the empty store never copied", "factstore/db.py",
+           "            _copy_empty_store(Path(path))", "            pass", ("tests/test_store_creation.py",)),
+    Mutant("the empty store is made again for every new store", "factstore/db.py",
+           "    if template.exists():\n        return template", "    if False:\n        return template",
+           ("tests/test_store_creation.py",)),
+    Mutant("a streamed panel computes every date at once", "factstore/feed.py",
+           "    per_batch = len(moments) if whole else", "    per_batch = len(moments) if True else",
+           ("tests/test_feed.py",)),
+    Mutant("a streamed panel takes its first batch's types", "factstore/feed.py",
+           "    schema = pa.schema([_typed(f) for f in first.schema]) if slow else first.schema",
+           "    schema = first.schema", ("tests/test_feed.py",)),
 ]
 
 
