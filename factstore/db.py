@@ -26,7 +26,7 @@ from factstore.resources import SQL_FILES, catalog_sql, sql_text
 # the SQL files and the metrics table the macros read (metric_concepts): a store made by other ones is rewritten
 SCHEMA_DIGEST = hashlib.sha256(("".join(sql_text(name) for name in SQL_FILES)
                                 + vocabulary.METRICS_FILE.read_text(encoding="utf-8")).encode()).hexdigest()[:16]
-# what an empty store is made by: the SQL files and metrics, and the code that runs them (this file, the metrics' reader)
+# what an empty store is made by: the SQL files and metrics, and the code running them (this file, the metrics')
 _EMPTY_DIGEST = hashlib.sha256(SCHEMA_DIGEST.encode() + Path(__file__).read_bytes()
                                + Path(vocabulary.__file__).read_bytes()).hexdigest()[:16]
 READING_STATEMENTS = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
@@ -107,6 +107,9 @@ def _empty_store() -> Path:
         os.replace(made, template)  # whole, and the same bytes whoever wins a race
     finally:
         made.unlink(missing_ok=True)
+    for other in template.parent.glob("empty-*.duckdb"):  # other versions' (one copying it falls back to in place)
+        if other != template:
+            other.unlink(missing_ok=True)
     return template
 
 

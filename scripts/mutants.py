@@ -1052,6 +1052,8 @@ MUTANTS: list[Mutant] = [
     Mutant("the empty store is made again for every new store", "factstore/db.py",
            "    if template.exists():\n        return template", "    if False:\n        return template",
            ("tests/test_store_creation.py",)),
+    Mutant("other versions' empty stores kept in the cache", "factstore/db.py",
+           "        if other != template:", "        if False:", ("tests/test_store_creation.py",)),
     Mutant("a streamed panel computes every date at once", "factstore/feed.py",
            "    per_batch = len(moments) if whole else", "    per_batch = len(moments) if True else",
            ("tests/test_feed.py",)),

@@ -31,8 +31,10 @@ def catalog(path: Path) -> list[tuple]:
 
 def test_a_new_store_is_the_empty_store_copied_made_once(tmp_path, monkeypatch):
     monkeypatch.setenv("FACTSTORE_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "empty-0123456789abcdef-duckdb-0.0.duckdb").write_bytes(b"another version's")
     factstore.open(tmp_path / "a.duckdb").close()
-    (template,) = (tmp_path / "cache").glob("empty-*.duckdb")
+    (template,) = (tmp_path / "cache").glob("empty-*.duckdb")  # another version's is gone
     made = template.stat().st_mtime_ns
     factstore.open(tmp_path / "b.duckdb").close()
     assert template.stat().st_mtime_ns == made
