@@ -1,138 +1,219 @@
-"""Benchmark: a backtest panel (tickers × month ends × concepts) from store.panel against the course's pandas
-approach, in one run.
+"""Benchmark: a backtest panel from store.panel against what a quant would write on the same raw facts, a pandas
+merge_asof, in one run.
 
-The course answers each cell on its own: a boolean mask over every raw XBRL row for the facts of that ticker
-and concept accepted before the date, then the newest 3-month period (or instant) and its latest value. We
-time that on a random sample of cells and extrapolate to the whole panel (all of it would take hours);
-store.panel answers every cell in one set-based query, once without and once with the trailing twelve
-months. Cells of the sample are checked equal where both approaches answer the same reported quarter, and
-another sample of cells is checked whole (derived quarters and TTM too) against the brute-force oracle of the
-tests (tests/oracle.py: every quarter rebuilt from the raw rows known a microsecond before the date).
+The market is scripts/make_market.py's (made from the eight real companyfacts files), loaded as users load the
+SEC's bulk archive (`store.fetch_bulk`, as `factstore fetch bulk`). The panel: the market's first --companies
+companies × --months month ends (to 2025-06) × 10 us-gaap tags. Each side runs in a process of its own, so each
+peak RSS is its own:
 
-    python scripts/bench_panel.py                    # 3,000 tickers × 120 month ends × 5 concepts
-    python scripts/bench_panel.py --companies 300    # a quick run
+- ours: store.panel(tickers, tags, month_ends), timed alone and with the store's opening;
+- the baseline: the tags' raw rows read from the store's `reports` table into pandas (timed apart: "the read"),
+  then asof_panel: 3-month periods and instants, for each date the newest period known strictly before it
+  (merge_asof on the acceptance time).
+
+Cells where both give a value are compared; the quarters the store derives (Q4 = FY - 9M, Q2 = H1 - Q1, ...) are
+counted apart. The run stops if the baseline answers no cell, or fewer than half of the store's reported ones.
+
+    python scripts/bench_panel.py                                            # 300 companies, about a minute
+    python scripts/bench_panel.py --companies 1000 --store /tmp/m1000.duckdb  # keep the store for the next run
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import json
+import shlex
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+import duckdb
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import factstore  # noqa: E402
-from factstore.demo.data import generate  # noqa: E402
-from tests import oracle  # noqa: E402
-
-CONCEPTS = ["Revenues", "NetIncomeLoss", "OperatingIncomeLoss", "Assets", "EarningsPerShareBasic"]
-
-
-def pandas_cell(df: pd.DataFrame, ticker: str, concept: str, date: pd.Timestamp) -> tuple[pd.Timestamp, float] | None:
-    """The course's approach for one cell: mask the facts known before the date, keep 3-month periods (or
-    instants), take the newest period and its value from the latest filing; (period_end, value) or None."""
-    hits = df[(df["ticker"] == ticker) & (df["concepto"] == concept) & (df["ts_presentacion"] < date)]
-    days = (hits["periodo_fin"] - hits["periodo_inicio"]).dt.days + 1
-    hits = hits[hits["periodo_inicio"].isna() | days.between(80, 105)]
-    if hits.empty:
-        return None
-    newest = hits[hits["periodo_fin"] == hits["periodo_fin"].max()].sort_values(["ts_presentacion", "id_doc"])
-    return newest["periodo_fin"].iloc[-1], float(newest["valor"].iloc[-1])
+TAGS = ["RevenueFromContractWithCustomerExcludingAssessedTax", "NetIncomeLoss", "OperatingIncomeLoss",
+        "EarningsPerShareDiluted", "NetCashProvidedByUsedInOperatingActivities", "Assets", "Liabilities",
+        "StockholdersEquity", "CashAndCashEquivalentsAtCarryingValue", "LongTermDebt"]
+END = "2025-06-30"  # the last month end (the real files end between 2022 and 2026)
+KEY = ["entity_id", "concept"]
+CELL = ["date", *KEY]
 
 
-def oracle_mismatches(data, cells: pd.DataFrame) -> list[str]:
-    """The cells (of a panel with TTM) whose every field is not the oracle's: the quarters of the raw rows known
-    just before the date, the newest, and the sum of the newest four when consecutive (as tests/test_feed.py)."""
-    docs = data.documents[data.documents["ticker"].isin(set(cells["ticker"]))]
-    reports = oracle.course_reports(data.xbrl[data.xbrl["id_doc"].isin(set(docs["id_doc"]))], docs)
-    by_ticker: dict[str, list[oracle.Report]] = {}
-    for r in reports:
-        by_ticker.setdefault(r.entity, []).append(r)
-    calendar = oracle.reported_calendar(reports)
-    wrong = []
-    for cell in cells.itertuples():
-        want = oracle.panel_cell(by_ticker[cell.ticker], calendar, cell.ticker, cell.concept,
-                                 cell.date.to_pydatetime(), "as_of")
-        got = None if pd.isna(cell.value) else (cell.fiscal_period, cell.period_start, cell.period_end, cell.value,
-                                                cell.accepted_at, cell.derived)
-        same = got is None if want is None else got == (
-            want["fiscal_period"], pd.Timestamp(want["period_start"]), pd.Timestamp(want["period_end"]),
-            want["value"], want["accepted_at"], want["derived"]) and (
-            pd.isna(cell.ttm) if want["ttm"] is None else math.isclose(cell.ttm, want["ttm"], rel_tol=1e-12))
-        if not same:
-            wrong.append(f"{cell.ticker} {cell.concept} {cell.date:%Y-%m-%d}")
-    return wrong
+def asof_panel(facts: pd.DataFrame, dates: pd.DatetimeIndex) -> pd.DataFrame:
+    """What a quant would write: for each date and (entity_id, concept) of the facts, the newest 3-month period or
+    instant among the facts accepted strictly before the date, with the value of its latest filing then (columns
+    date, entity_id, concept, period_end, value; NaN where none is known yet)."""
+    days = (facts["period_end"] - facts["period_start"]).dt.days + 1
+    f = facts[facts["unit"].isin(["USD", "USD/shares"]) & (facts["period_start"].isna() | days.between(80, 105))]
+    f = f.sort_values(["accepted_at", "filing_id"])
+    # a row counts only if it brings a newer period of its (entity, concept) than any before it, or restates it
+    f = f[f["period_end"] == f.groupby(KEY)["period_end"].cummax()]
+    grid = f[KEY].drop_duplicates().merge(pd.DataFrame({"date": dates.astype(f["accepted_at"].dtype)}), how="cross")
+    return pd.merge_asof(grid.sort_values("date"), f[[*KEY, "accepted_at", "period_end", "value"]], left_on="date",
+                         right_on="accepted_at", by=KEY, allow_exact_matches=False).drop(columns="accepted_at")
+
+
+def read_facts(store: Path, entity_ids: list[str], concepts: list[str]) -> pd.DataFrame:
+    """The concepts' raw rows of those entities, straight from the store's `reports` table."""
+    with duckdb.connect(str(store), read_only=True) as con:
+        return con.execute("SELECT entity_id, concept, unit, period_start, period_end, value, accepted_at, form, "
+                           "filing_id FROM reports WHERE concept IN (SELECT unnest($1)) "
+                           "AND entity_id IN (SELECT unnest($2))", [concepts, entity_ids]).df()
+
+
+def memory_mb(field: str) -> float:
+    """This process's VmRSS (resident memory now) or VmHWM (its peak) in MB. (Not getrusage's ru_maxrss: Linux
+    carries it over an exec, so a side's would be at least the parent's peak.)"""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1]) / 1024
+    raise SystemExit(f"bench_panel: no {field} in /proc/self/status")
+
+
+def run_side(out: Path, side: str) -> None:
+    """One side, in this process: its cells to OUT/<side>.parquet, its seconds and memory to OUT/<side>.json."""
+    job = json.loads((out / "job.json").read_text())
+    store, dates, tags = Path(job["store"]), pd.DatetimeIndex(job["dates"]), job["tags"]
+    entity_of = dict(zip(job["tickers"], job["entity_ids"], strict=True))
+    figures = {"start_mb": memory_mb("VmRSS")}
+    if side == "ours":
+        import factstore  # (here: the baseline's process never loads factstore)
+
+        t = time.perf_counter()
+        fs = factstore.open(store, read_only=True)
+        opened = time.perf_counter()
+        cells = fs.panel(job["tickers"], tags, dates)
+        done = time.perf_counter()
+        fs.close()
+        figures |= {"panel_s": done - opened, "open_panel_s": done - t}
+        cells = cells.assign(entity_id=cells["ticker"].map(entity_of))[
+            [*CELL, "fiscal_period", "period_end", "value", "derived"]]
+    else:
+        t = time.perf_counter()
+        facts = read_facts(store, job["entity_ids"], tags)
+        read = time.perf_counter()
+        cells = asof_panel(facts, dates)
+        done = time.perf_counter()
+        figures |= {"read_s": read - t, "asof_s": done - read, "rows": len(facts)}
+    figures["peak_mb"] = memory_mb("VmHWM")
+    cells.to_parquet(out / f"{side}.parquet")
+    (out / f"{side}.json").write_text(json.dumps(figures))
+
+
+def prepare(store: Path, out: Path, companies: int, seed: int) -> None:
+    """Write the market's zips into OUT and load them into STORE, as `factstore fetch bulk` does; a STORE that
+    exists is only opened once for writing, which brings one written by another version up to date (a read-only
+    open refuses it)."""
+    from make_market import make_market
+
+    import factstore  # (here: the baseline's process never loads factstore)
+
+    if store.exists():
+        factstore.open(store).close()
+        print(f"store: {store} (reused)")
+        return
+    t = time.perf_counter()
+    counts = make_market(companies, seed, out)
+    print(f"market: {counts['companies']:,} companies, {counts['facts']:,} facts in {out} "
+          f"({time.perf_counter() - t:.1f} s)")
+    t = time.perf_counter()
+    with factstore.open(store) as fs:
+        fs.fetch_bulk(out / "companyfacts.zip", submissions=out / "submissions.zip", progress=False)
+    print(f"loaded into {store} by store.fetch_bulk in {time.perf_counter() - t:.1f} s")
+
+
+def compare(ours: pd.DataFrame, base: pd.DataFrame) -> pd.DataFrame:
+    """The cells with a value on either side, side by side (ours' columns, the baseline's with `_base`), each with
+    its kind: equal, unequal (both give a value, ours a reported quarter), derived (ours a quarter the store
+    derives), ours_only (reported), baseline_only."""
+    cells = ours[ours["value"].notna()].merge(base[base["value"].notna()], on=CELL, how="outer",
+                                              suffixes=("", "_base"), indicator=True)
+    derived = cells["derived"].fillna(False).astype(bool)
+    equal = np.isclose(cells["value"], cells["value_base"], rtol=1e-9, atol=0)
+    kind = np.select([derived, cells["_merge"] == "left_only", cells["_merge"] == "right_only", equal],
+                     ["derived", "ours_only", "baseline_only", "equal"], "unequal")
+    return cells.drop(columns="_merge").assign(kind=kind)
+
+
+def report(cells: pd.DataFrame, ours: dict[str, float], base: dict[str, float]) -> None:
+    """Print the times, memory and cell counts; stop if the baseline did (next to) nothing."""
+    n = cells["kind"].value_counts().reindex(["equal", "unequal", "derived", "ours_only", "baseline_only"],
+                                             fill_value=0)
+    reported, answered = n["equal"] + n["unequal"] + n["ours_only"], cells["value_base"].notna().sum()
+    print(f"store.panel:            {ours['panel_s']:7.2f} s  (open + panel {ours['open_panel_s']:.2f} s)  "
+          f"peak RSS {ours['peak_mb']:,.0f} MB ({ours['start_mb']:,.0f} MB after imports)")
+    print(f"the read (pandas):      {base['read_s']:7.2f} s  ({base['rows']:,} rows of reports)")
+    print(f"asof_panel (merge_asof):{base['asof_s']:7.2f} s  peak RSS {base['peak_mb']:,.0f} MB "
+          f"({base['start_mb']:,.0f} MB after imports; the read's frame included)")
+    both = base["read_s"] + base["asof_s"]
+    print(f"ratio, our time over the baseline's (below 1: ours faster): store.panel / merge_asof "
+          f"{ours['panel_s'] / base['asof_s']:,.2f}x; store.panel / (read + merge_asof) "
+          f"{ours['panel_s'] / both:,.2f}x; (open + panel) / (read + merge_asof) {ours['open_panel_s'] / both:,.2f}x")
+    older = (cells["kind"].eq("derived") & cells["value_base"].notna()).sum()
+    print(f"cells with a value: ours {reported + n['derived']:,} ({n['derived']:,} derived), baseline {answered:,}; "
+          f"equal {n['equal']:,}, unequal {n['unequal']:,}; quarters only the store derives {n['derived']:,} "
+          f"(the baseline gives an older period in {older:,}); reported, ours only {n['ours_only']:,}; "
+          f"baseline only {n['baseline_only']:,}")
+    if answered == 0 or answered < reported / 2:
+        raise SystemExit(f"bench_panel: the baseline answered {answered:,} cells against the store's {reported:,} "
+                         "reported ones: it did not do the work")
+    wrong = cells[cells["kind"] == "unequal"]
+    for c in wrong.head(5).itertuples():
+        print(f"  unequal: {c.date:%Y-%m-%d} {c.entity_id} {c.concept}: ours {c.fiscal_period} ending "
+              f"{c.period_end:%Y-%m-%d} = {c.value:,.6g}; baseline ending {c.period_end_base:%Y-%m-%d} = "
+              f"{c.value_base:,.6g}")
+    if len(wrong):
+        newer = (wrong["period_end"] > wrong["period_end_base"]).sum()
+        older = (wrong["period_end"] < wrong["period_end_base"]).sum()
+        print(f"  of {len(wrong):,} unequal: ours a newer period in {newer:,}, an older in {older:,}, "
+              f"the same period in {len(wrong) - newer - older:,}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--companies", type=int, default=3000, help="fictitious companies (one ticker each)")
-    parser.add_argument("--months", type=int, default=120, help="month ends, up to June 2024")
-    parser.add_argument("--pandas-sample", type=int, default=200, help="cells timed with pandas")
-    parser.add_argument("--oracle-sample", type=int, default=300, help="cells checked whole against the oracle")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--companies", type=int, default=300, help="the market's first N companies (default 300)")
+    parser.add_argument("--tags", "--metrics", default=",".join(TAGS),
+                        help="comma-separated us-gaap tags (default: 10 every us-gaap filer of the real files has)")
+    parser.add_argument("--months", type=int, default=120, help=f"month ends, up to {END[:7]} (default 120)")
+    parser.add_argument("--store", type=Path, help="a store to use (kept); made and loaded there if missing")
+    parser.add_argument("--out", type=Path, help="folder for the market's zips, the store (without --store) and each "
+                        "side's results (default: a temporary folder, removed after)")
+    parser.add_argument("--seed", type=int, default=7, help="make_market's seed (default 7)")
+    parser.add_argument("--side", choices=["ours", "baseline"], help=argparse.SUPPRESS)  # a side's own process
     args = parser.parse_args()
-
-    t = time.perf_counter()
-    data = generate(companies=args.companies, html=False)
-    print(f"generated {len(data.xbrl):,} facts in {len(data.documents):,} filings ({time.perf_counter() - t:.1f}s)")
-    with tempfile.TemporaryDirectory() as tmp:
-        paths = data.write(tmp)
-        store = factstore.open(Path(tmp) / "bench.duckdb")
-        t = time.perf_counter()
-        store.load_course(xbrl=paths["xbrl"], documents=paths["documents"])
-        print(f"loaded in {time.perf_counter() - t:.1f}s")
-
-        tickers = sorted(data.documents["ticker"].unique())
-        dates = pd.date_range(end="2024-06-30", periods=args.months, freq="ME")
-        cells = len(tickers) * len(dates) * len(CONCEPTS)
-        qualified = ["us-gaap:" + c for c in CONCEPTS]
-        print(f"panel: {len(tickers):,} tickers × {len(dates)} month ends ({dates[0]:%Y-%m} to {dates[-1]:%Y-%m}) "
-              f"× {len(CONCEPTS)} concepts = {cells:,} cells")
-
-        t = time.perf_counter()
-        panel = store.panel(tickers, qualified, dates)
-        panel_s = time.perf_counter() - t
-        print(f"store.panel: {panel_s:.1f}s = {panel_s / cells * 1e6:,.1f} us/cell "
-              f"({panel['value'].notna().sum():,} cells with a known quarter)")
-        t = time.perf_counter()
-        with_ttm = store.panel(tickers, qualified, dates, ttm=True)
-        ttm_s = time.perf_counter() - t
-        print(f"store.panel(ttm=True): {ttm_s:.1f}s ({with_ttm['ttm'].notna().sum():,} cells with a TTM)")
-
-        xbrl = data.xbrl.merge(data.documents[["id_doc", "ticker"]], on="id_doc")
-        xbrl["ts_presentacion"] = xbrl["ts_presentacion"].dt.tz_convert("UTC").dt.tz_localize(None)
-        rng = np.random.default_rng(args.seed)
-        sample = panel.iloc[rng.choice(len(panel), min(args.pandas_sample, len(panel)), replace=False)]
-        t = time.perf_counter()
-        expected = [pandas_cell(xbrl, c.ticker, c.concept, c.date) for c in sample.itertuples()]
-        pandas_s = (time.perf_counter() - t) / len(sample)
-        print(f"pandas mask (course approach): {len(sample)} of {cells:,} cells timed, {pandas_s * 1e3:,.1f} ms/cell; "
-              f"all {cells:,} would take ~{pandas_s * cells / 3600:,.1f} h (extrapolated)")
-
-        compared = same = 0
-        for cell, want in zip(sample.itertuples(), expected, strict=True):
-            if want is None or pd.isna(cell.value) or cell.derived or cell.period_end != want[0]:
-                continue  # not the same reported quarter (none known, or the panel's is a derived Q4)
-            compared += 1
-            same += cell.value == want[1]
-        print(f"sample cells answering the same reported quarter: {compared}, identical: {same}")
-        if same != compared:
-            raise SystemExit("store.panel and pandas disagree")
-        wrong = oracle_mismatches(data, with_ttm.iloc[rng.choice(len(with_ttm), args.oracle_sample, replace=False)])
-        print(f"cells (TTM, derived quarters too) checked against the brute-force oracle: {args.oracle_sample}, "
-              f"different: {len(wrong)}")
-        if wrong:
-            raise SystemExit(f"store.panel and the oracle disagree, e.g. {wrong[0]}")
-        print(f"\nratio, store.panel vs pandas: {pandas_s * cells / panel_s:,.0f}x "
-              f"(with TTM: {pandas_s * cells / ttm_s:,.0f}x)")
-        store.close()
+    if args.side:
+        return run_side(args.out, args.side)
+    out = args.out or Path(tempfile.mkdtemp(prefix="bench_panel_"))
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        store = args.store or out / "market.duckdb"
+        prepare(store, out, args.companies, args.seed)
+        with duckdb.connect(str(store), read_only=True) as con:
+            entities = con.execute("SELECT entity_id, coalesce(tickers[1], cik::VARCHAR) FROM entities "
+                                   "ORDER BY entity_id LIMIT $1", [args.companies]).fetchall()
+        if len(entities) < args.companies:
+            raise SystemExit(f"bench_panel: {store} holds {len(entities):,} companies, not {args.companies:,}")
+        dates = pd.date_range(end=END, periods=args.months, freq="ME")
+        tags = ["us-gaap:" + t.strip() for t in args.tags.split(",")]
+        (out / "job.json").write_text(json.dumps({
+            "store": str(store), "entity_ids": [e for e, _ in entities], "tickers": [t for _, t in entities],
+            "tags": tags, "dates": [str(d.date()) for d in dates]}))
+        print(f"panel: {len(entities):,} companies × {len(dates)} month ends ({dates[0]:%Y-%m} to {dates[-1]:%Y-%m}) "
+              f"× {len(tags)} tags = {len(entities) * len(dates) * len(tags):,} cells")
+        figures = {}
+        for side in ("ours", "baseline"):
+            if subprocess.run([sys.executable, __file__, "--side", side, "--out", str(out)]).returncode:
+                raise SystemExit(f"bench_panel: the {side} side failed (its error is above)")
+            figures[side] = json.loads((out / f"{side}.json").read_text())
+        report(compare(pd.read_parquet(out / "ours.parquet"), pd.read_parquet(out / "baseline.parquet")),
+               figures["ours"], figures["baseline"])
+        print(f"command: {shlex.join(['python', 'scripts/bench_panel.py', *sys.argv[1:]])}")
+    finally:
+        if args.out is None:
+            shutil.rmtree(out)
 
 
 if __name__ == "__main__":
