@@ -55,7 +55,8 @@ def panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: 
     value column per concept, its `<concept>_period_end` (and `<concept>_ttm`). With dims, the concepts' facts of
     those dimensions (e.g. {'ProductOrService': 'IPhone'}) instead of the totals."""
     params, moments, shape = inputs(db, tickers, concepts, dates, mode, dims, period)
-    long = _aged(_answer(db, params, moments, shape, ttm, _frame), max_age)
+    frames = [_answer(db, params, run, shape, ttm, _frame) for run in _runs(params, moments)]
+    long = _aged(pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0], max_age)
     if not wide:
         return long
     out = _wide(long, ttm)
@@ -100,9 +101,7 @@ def _batches(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], date
     """The panel of consecutive runs of the dates (all of them if whole), each as an Arrow table (arrow: the long
     form straight from DuckDB) or a frame shaped as `panel` shapes it."""
     params, moments, shape = inputs(db, tickers, concepts, dates, mode, dims, period)
-    per_batch = len(moments) if whole else max(1, BATCH_CELLS // (len(params["entities"]) * len(params["names"])))
-    for lo in range(0, len(moments), per_batch):
-        run = moments[lo:lo + per_batch]
+    for run in [moments] if whole else _runs(params, moments):
         if arrow:
             yield _answer(db, params, run, shape, ttm, lambda rel: rel.to_arrow_table()), None
             continue
@@ -119,6 +118,14 @@ def _typed(field: pa.Field) -> pa.Field:
     if name in ("date", "period_start", "period_end", "accepted_at") or name.endswith("_period_end"):
         return field.with_type(pa.timestamp("us"))
     return field.with_type(pa.bool_() if name == "derived" else pa.float64())
+
+
+def _runs(params: dict[str, Any], moments: list[datetime]) -> Iterator[list[datetime]]:
+    """The dates in consecutive runs of about BATCH_CELLS cells (dates x entities x names) each: a panel's memory is
+    a run's, and it takes no longer (a run's hash tables stay small)."""
+    per_batch = max(1, BATCH_CELLS // (len(params["entities"]) * len(params["names"])))
+    for lo in range(0, len(moments), per_batch):
+        yield moments[lo:lo + per_batch]
 
 
 def _from_frame(frame: pd.DataFrame) -> pa.Table:

@@ -225,6 +225,11 @@ def test_iter_panel_and_the_arrow_stream_compute_a_batch_of_dates_at_a_time(demo
     seen = [(first_date, first), *frames]
     assert [len(m) for m in answered] == [2, 2, 1]
     assert [d for d, _ in seen] == sorted(long["date"].unique())
+    # panel itself computes the runs one after another: the same frame (order, types, ages left out)
+    pd.testing.assert_frame_equal(store.panel(tickers, ["NetIncomeLoss", "revenue"], dates, ttm=True), long)
+    aged = store.panel(tickers, ["NetIncomeLoss", "revenue"], dates, ttm=True, max_age=100)
+    assert aged.attrs["left_out"] == int((long["age_days"] > 100).sum()) > 0
+    assert len(answered) == 9  # three runs for each
     for when, frame in seen:
         pd.testing.assert_frame_equal(frame, long[long["date"] == when].reset_index(drop=True))
     answered.clear()
