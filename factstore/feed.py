@@ -13,6 +13,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import duckdb
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 
@@ -29,8 +30,10 @@ T = TypeVar("T")
 # entities per panel_asof call: its hash tables grow faster than the entities in one call (3,000 tickers take a
 # fifth less time in three calls than in one)
 BATCH = 1000
-# cells (dates x entities x names) per batch that iter_panel and panel_arrow(stream=True) compute at once
-BATCH_CELLS = 500_000
+# cells (dates x entities x names) computed at once: panel takes runs of entities, iter_panel and
+# panel_arrow(stream=True) runs of dates; memory follows the run (1,000 companies x 10 tags x 120 month ends: one run
+# 3.9 GB, runs of 500,000 cells 2.2 GB, 200,000 1.5 GB; the time within the machine's noise at 500,000)
+BATCH_CELLS = 300_000
 
 
 # the long form's columns of text
@@ -55,8 +58,11 @@ def panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: 
     value column per concept, its `<concept>_period_end` (and `<concept>_ttm`). With dims, the concepts' facts of
     those dimensions (e.g. {'ProductOrService': 'IPhone'}) instead of the totals."""
     params, moments, shape = inputs(db, tickers, concepts, dates, mode, dims, period)
-    frames = [_answer(db, params, run, shape, ttm, _frame) for run in _runs(params, moments)]
-    long = _aged(pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0], max_age)
+    per_run = max(1, BATCH_CELLS // (len(moments) * len(params["names"])))
+    runs = [params["entities"][lo:lo + per_run] for lo in range(0, len(params["entities"]), per_run)]
+    frames = [_answer(db, {**params, "entities": run}, moments, shape, ttm, _frame) for run in runs]
+    long = _aged(frames[0] if len(frames) == 1 else _in_order(pd.concat(frames, ignore_index=True), params, shape),
+                 max_age)
     if not wide:
         return long
     out = _wide(long, ttm)
@@ -118,6 +124,15 @@ def _typed(field: pa.Field) -> pa.Field:
     if name in ("date", "period_start", "period_end", "accepted_at") or name.endswith("_period_end"):
         return field.with_type(pa.timestamp("us"))
     return field.with_type(pa.bool_() if name == "derived" else pa.float64())
+
+
+def _in_order(long: pd.DataFrame, params: dict[str, Any], shape: dict[str, Any]) -> pd.DataFrame:
+    """The runs' rows in the panel's order: by date, then the tickers' and the names' order as given."""
+    tickers = {t: no for no, t in enumerate(params["tickers"])}
+    names = {n: no for no, n in enumerate(shape["asked"])}
+    order = np.lexsort((long["concept"].map(names).to_numpy(), long["ticker"].map(tickers).to_numpy(),
+                        long["date"].to_numpy()))
+    return long.iloc[order].reset_index(drop=True)
 
 
 def _runs(params: dict[str, Any], moments: list[datetime]) -> Iterator[list[datetime]]:

@@ -225,13 +225,21 @@ def test_iter_panel_and_the_arrow_stream_compute_a_batch_of_dates_at_a_time(demo
     seen = [(first_date, first), *frames]
     assert [len(m) for m in answered] == [2, 2, 1]
     assert [d for d, _ in seen] == sorted(long["date"].unique())
-    # panel itself computes the runs one after another: the same frame (order, types, ages left out)
-    pd.testing.assert_frame_equal(store.panel(tickers, ["NetIncomeLoss", "revenue"], dates, ttm=True), long)
+    # panel computes runs of entities one after another: the same frame (order, types, ages left out), a company
+    # named twice, apart, included
+    named = [*tickers, tickers[0].lower()]
+    monkeypatch.setattr(feed, "BATCH_CELLS", 10**9)
+    whole = store.panel(named, ["NetIncomeLoss", "revenue"], dates, ttm=True)
+    monkeypatch.setattr(feed, "BATCH_CELLS", len(dates) * 2)  # an entity a run
+    answered.clear()
+    pd.testing.assert_frame_equal(store.panel(named, ["NetIncomeLoss", "revenue"], dates, ttm=True), whole)
+    assert len(answered) == len(tickers)
+    assert whole.loc[whole["date"] == whole["date"].min(), "ticker"].drop_duplicates().tolist() == named
     aged = store.panel(tickers, ["NetIncomeLoss", "revenue"], dates, ttm=True, max_age=100)
     assert aged.attrs["left_out"] == int((long["age_days"] > 100).sum()) > 0
-    assert len(answered) == 9  # three runs for each
     for when, frame in seen:
         pd.testing.assert_frame_equal(frame, long[long["date"] == when].reset_index(drop=True))
+    monkeypatch.setattr(feed, "BATCH_CELLS", 2 * len(tickers) * 2)
     answered.clear()
     reader = store.panel_arrow(tickers, ["NetIncomeLoss", "revenue"], dates, ttm=True, stream=True)
     assert isinstance(reader, pa.RecordBatchReader) and len(answered) == 1
