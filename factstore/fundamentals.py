@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from factstore.db import Db
 
 PERIODS = {"Q": "quarter", "Y": "year", "T": "ttm"}
+# entities per events panel of the as-first-reported dimensions: memory follows the run, as every vintage of each
+# entity is computed (2,000 companies in one: 8.6 GB)
+RUN = 100
 KEYS = ["entity_id", "fiscal_period", "period_end"]
 
 
@@ -94,8 +97,15 @@ def _years_as_fourth_quarters(db: Db, read: Any, entity_ids: list[str], needed: 
 def _first_reported(db: Db, entity_ids: list[str], metrics: list[Metric], period: str,
                     moment: Any) -> pd.DataFrame:
     """Per entity, metric and period, the value at the vintage the period first appeared (the newest period of
-    some metric then), if the metric's newest period then is it. A vintage is a second: where that second holds a
-    filing and its amendment, a value both report is the first's in filing order (filing_order: the original)."""
+    some metric then), if the metric's newest period then is it; RUN entities at a time."""
+    return pd.concat([_first_reported_run(db, entity_ids[lo:lo + RUN], metrics, period, moment)
+                      for lo in range(0, len(entity_ids), RUN)], ignore_index=True)
+
+
+def _first_reported_run(db: Db, entity_ids: list[str], metrics: list[Metric], period: str,
+                        moment: Any) -> pd.DataFrame:
+    """_first_reported of some entities. A vintage is a second: where that second holds a filing and its amendment,
+    a value both report is the first's in filing order (filing_order: the original)."""
     concepts = [c for m in metrics for c in m.concepts]
     items = [no for no, m in enumerate(metrics, 1) for _ in m.concepts]
     with db.frame(pd.DataFrame({"date": pd.Series([], dtype="datetime64[us]")})) as none:

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import factstore
+from factstore import fundamentals
 from tests import samples
 from tests.helpers import budget
 from tests.metric_oracle import SECOND, Company, Series, covered, read_metrics
@@ -200,3 +201,12 @@ def test_the_rows_do_not_depend_on_which_metrics_are_asked(eight_companies, tabl
         both = alone.merge(wide, on=["ticker", "fiscal_period", "reportperiod"], suffixes=("", "_wide"))
         assert len(both) >= len(wide) // 2, dim
         assert (both["total_assets"].fillna(-1) == both["total_assets_wide"].fillna(-1)).all(), dim
+
+
+def test_the_first_reported_rows_are_the_same_a_company_at_a_time(eight_companies, tables, monkeypatch):
+    """The as-first-reported dimensions compute their events panel RUN entities at a time: one at a time gives the
+    same rows (the annual filers' years as TTM included)."""
+    monkeypatch.setattr(fundamentals, "RUN", 1)
+    for dim in ("ARQ", "ART"):
+        alone = eight_companies.fundamentals(TICKERS, METRICS, dimension=dim, as_of=AS_OF)
+        pd.testing.assert_frame_equal(alone, tables[dim])
