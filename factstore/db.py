@@ -113,6 +113,14 @@ def _empty_store() -> Path:
     return template
 
 
+def _bytes(size: str) -> float:
+    """A size as DuckDB's settings say it ('18.6 GiB', '1.0 GB', '512 bytes'), in bytes."""
+    number, unit = re.fullmatch(r"([\d.]+)\s*([A-Za-z]*)", size.strip()).groups()
+    units = {"": 1, "BYTES": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+             "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
+    return float(number) * units[unit.upper()]
+
+
 def _open_error(target: str, exc: duckdb.Error) -> str:
     """A failed open, said with what to do about it (a lock held by another process above all)."""
     text = str(exc)
@@ -287,6 +295,21 @@ class Db:
             yield
         finally:
             self.con.rollback()
+
+    @contextmanager
+    def memory_capped(self, limit: int) -> Iterator[None]:
+        """DuckDB's memory limit at most `limit` bytes for a while, then what it was (the default again, or a limit set
+        before as DuckDB shows it, to a tenth of a unit): the cache of the store's pages grows with the store up to the
+        limit, 80% of the machine's memory unless set."""
+        before = self.one("SELECT current_setting('memory_limit')")[0]
+        if _bytes(before) > limit:
+            self.all(f"SET memory_limit = '{limit}B'")
+        try:
+            yield
+        finally:
+            self.all("RESET memory_limit")
+            if self.one("SELECT current_setting('memory_limit')")[0] != before:
+                self.all(f"SET memory_limit = '{before}'")
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

@@ -423,3 +423,35 @@ def test_a_cut_document_is_not_stored_and_the_next_update_fetches_it_again(sec, 
         store.update(client=client)
         stored = store.sql("SELECT doc_id FROM documents ORDER BY doc_id")["doc_id"].tolist()
         assert stored == ["0000320193-25-000057", "0000320193-25-000073"] and client.cache.read(cut) == whole
+
+
+@pytest.mark.parametrize("before", [None, "100.0 MiB"])
+def test_a_bulk_load_caps_duckdbs_memory_while_it_runs_and_gives_it_back(real, tmp_path, monkeypatch, before):
+    """The store's cache of pages would grow with a bulk load up to 80% of the machine: the load caps DuckDB's memory
+    at BULK_MEMORY (a lower limit stays), and leaves the setting as it found it, failing or not."""
+    from factstore.db import _bytes
+    from factstore.sec import sync
+
+    member = "CIK0001997711.json"
+    archive = _zip(tmp_path / "companyfacts.zip", {member: real / "companyfacts" / member})
+    seen = []
+    write_group = sync._write_group
+
+    def watched(db, read):
+        seen.append(db.one("SELECT current_setting('memory_limit')")[0])
+        return write_group(db, read)
+
+    monkeypatch.setattr(sync, "_write_group", watched)
+    with factstore.open(tmp_path / "store.duckdb") as store:
+        if before:
+            store.db.all(f"SET memory_limit = '{before}'")
+        found = store.db.one("SELECT current_setting('memory_limit')")[0]
+        assert _bytes(found) > sync.BULK_MEMORY or before
+        store.fetch_bulk(archive, progress=False)
+        assert _bytes(seen[0]) == (_bytes(before) if before else sync.BULK_MEMORY)
+        assert store.db.one("SELECT current_setting('memory_limit')")[0] == found
+        monkeypatch.setattr(sync, "_write_group", lambda db, read: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            store.fetch_bulk(_zip(tmp_path / "other.zip", {"CIK0001046179.json": real / "companyfacts" /
+                                                           "CIK0001046179.json"}), progress=False)
+        assert store.db.one("SELECT current_setting('memory_limit')")[0] == found
