@@ -119,10 +119,16 @@ def prepare(store: Path, out: Path, companies: int, seed: int) -> None:
     counts = make_market(companies, seed, out)
     print(f"market: {counts['companies']:,} companies, {counts['facts']:,} facts in {out} "
           f"({time.perf_counter() - t:.1f} s)")
-    t = time.perf_counter()
-    with factstore.open(store) as fs:
+    t, cpu, before = time.perf_counter(), time.process_time(), memory_mb("VmRSS")
+    with factstore.open(store) as fs:  # created, loaded, committed and closed, all timed
         fs.fetch_bulk(out / "companyfacts.zip", submissions=out / "submissions.zip", progress=False)
-    print(f"loaded into {store} by store.fetch_bulk in {time.perf_counter() - t:.1f} s")
+    wall, cpu = time.perf_counter() - t, time.process_time() - cpu
+    with duckdb.connect(str(store), read_only=True) as con:
+        facts = con.execute("SELECT count(*) FROM reports").fetchone()[0]
+    size = store.stat().st_size
+    print(f"loaded into {store} by store.fetch_bulk: {facts:,} facts in {wall:.1f} s, {cpu:.1f} CPU-s "
+          f"({facts / cpu:,.0f} facts per CPU-s); store {size / 2**20:,.0f} MB ({size / facts:.1f} bytes a fact); "
+          f"peak RSS {memory_mb('VmHWM'):,.0f} MB ({before:,.0f} MB before the load)")
 
 
 def compare(ours: pd.DataFrame, base: pd.DataFrame) -> pd.DataFrame:
@@ -182,6 +188,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="folder for the market's zips, the store (without --store) and each "
                         "side's results (default: a temporary folder, removed after)")
     parser.add_argument("--seed", type=int, default=7, help="make_market's seed (default 7)")
+    parser.add_argument("--market", type=int, help="companies to make and load (default --companies): an EDGAR-sized "
+                        "market of 18,000 with the panel over its first --companies")
     parser.add_argument("--side", choices=["ours", "baseline"], help=argparse.SUPPRESS)  # a side's own process
     args = parser.parse_args()
     if args.side:
@@ -190,7 +198,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     try:
         store = args.store or out / "market.duckdb"
-        prepare(store, out, args.companies, args.seed)
+        prepare(store, out, args.market or args.companies, args.seed)
         with duckdb.connect(str(store), read_only=True) as con:
             entities = con.execute("SELECT entity_id, coalesce(tickers[1], cik::VARCHAR) FROM entities "
                                    "ORDER BY entity_id LIMIT $1", [args.companies]).fetchall()
