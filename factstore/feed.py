@@ -58,9 +58,8 @@ def panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: 
     value column per concept, its `<concept>_period_end` (and `<concept>_ttm`). With dims, the concepts' facts of
     those dimensions (e.g. {'ProductOrService': 'IPhone'}) instead of the totals."""
     params, moments, shape = inputs(db, tickers, concepts, dates, mode, dims, period)
-    per_run = max(1, BATCH_CELLS // (len(moments) * len(params["names"])))
-    runs = [params["entities"][lo:lo + per_run] for lo in range(0, len(params["entities"]), per_run)]
-    frames = [_answer(db, {**params, "entities": run}, moments, shape, ttm, _frame) for run in runs]
+    frames = [_answer(db, {**params, "entities": run}, moments, shape, ttm, _frame)
+              for run in _runs(params["entities"], len(moments) * len(params["names"]))]
     long = _aged(frames[0] if len(frames) == 1 else _in_order(pd.concat(frames, ignore_index=True), params, shape),
                  max_age)
     if not wide:
@@ -79,12 +78,16 @@ def panel_arrow(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], d
     BATCH_CELLS cells or so, in date order), so memory holds one batch, not the panel."""
     concepts = [concepts] if isinstance(concepts, str) else list(concepts)
     slow = wide or max_age is not None or any(isinstance(c, str) and _formula_only(c) for c in concepts)
+    if not stream and slow:
+        return _from_frame(panel(db, tickers, concepts, dates, ttm=ttm, mode=mode, wide=wide, dims=dims,
+                                 period=period, max_age=max_age))
+    if not stream:
+        params, moments, shape = inputs(db, tickers, concepts, dates, mode, dims, period)
+        return _answer(db, params, moments, shape, ttm, lambda rel: rel.to_arrow_table())
     batches = (_from_frame(frame) if slow else table
                for table, frame in _batches(db, tickers, concepts, dates, ttm, mode, dims, period, max_age, wide,
-                                            arrow=not slow, whole=not stream))
+                                            arrow=not slow))
     first = next(batches)
-    if not stream:
-        return first
     schema = pa.schema([_typed(f) for f in first.schema]) if slow else first.schema
     return pa.RecordBatchReader.from_batches(schema, (b for t in chain([first], batches)
                                                       for b in t.cast(schema).to_batches()))
@@ -103,11 +106,11 @@ def iter_panel(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], da
 
 def _batches(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates: Iterable[Any], ttm: bool,
              mode: str, dims: dict[str, str] | None, period: str, max_age: int | None, wide: bool, *,
-             arrow: bool = False, whole: bool = False) -> Iterator[tuple[pa.Table | None, pd.DataFrame | None]]:
-    """The panel of consecutive runs of the dates (all of them if whole), each as an Arrow table (arrow: the long
-    form straight from DuckDB) or a frame shaped as `panel` shapes it."""
+             arrow: bool = False) -> Iterator[tuple[pa.Table | None, pd.DataFrame | None]]:
+    """The panel of consecutive runs of the dates, each as an Arrow table (arrow: the long form straight from
+    DuckDB) or a frame shaped as `panel` shapes it."""
     params, moments, shape = inputs(db, tickers, concepts, dates, mode, dims, period)
-    for run in [moments] if whole else _runs(params, moments):
+    for run in _runs(moments, len(params["entities"]) * len(params["names"])):
         if arrow:
             yield _answer(db, params, run, shape, ttm, lambda rel: rel.to_arrow_table()), None
             continue
@@ -135,12 +138,12 @@ def _in_order(long: pd.DataFrame, params: dict[str, Any], shape: dict[str, Any])
     return long.iloc[order].reset_index(drop=True)
 
 
-def _runs(params: dict[str, Any], moments: list[datetime]) -> Iterator[list[datetime]]:
-    """The dates in consecutive runs of about BATCH_CELLS cells (dates x entities x names) each: a panel's memory is
-    a run's, and it takes no longer (a run's hash tables stay small)."""
-    per_batch = max(1, BATCH_CELLS // (len(params["entities"]) * len(params["names"])))
-    for lo in range(0, len(moments), per_batch):
-        yield moments[lo:lo + per_batch]
+def _runs(items: list[T], cells_each: int) -> Iterator[list[T]]:
+    """The items (entities or dates) in consecutive runs of about BATCH_CELLS cells, each item standing for
+    `cells_each` of them: a panel's memory is a run's, and it takes no longer (a run's hash tables stay small)."""
+    size = max(1, BATCH_CELLS // cells_each)
+    for lo in range(0, len(items), size):
+        yield items[lo:lo + size]
 
 
 def _from_frame(frame: pd.DataFrame) -> pa.Table:
