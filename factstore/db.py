@@ -23,8 +23,9 @@ from factstore.cache import cache_dir
 from factstore.errors import FactstoreError
 from factstore.resources import SQL_FILES, catalog_sql, sql_text
 
-# the SQL files and the metrics table the macros read (metric_concepts): a store made by other ones is rewritten
-SCHEMA_DIGEST = hashlib.sha256(("".join(sql_text(name) for name in SQL_FILES)
+# the SQL files (the versions' too) and the metrics table the macros read (metric_concepts): a store made by other
+# ones is rewritten
+SCHEMA_DIGEST = hashlib.sha256(("".join(sql_text(name) for name in (*SQL_FILES, "versions.sql"))
                                 + vocabulary.METRICS_FILE.read_text(encoding="utf-8")).encode()).hexdigest()[:16]
 # what an empty store is made by: the SQL files and metrics, and the code running them (this file, the metrics')
 _EMPTY_DIGEST = hashlib.sha256(SCHEMA_DIGEST.encode() + Path(__file__).read_bytes()

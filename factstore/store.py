@@ -12,7 +12,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from factstore import entity_names, facts, feed, fundamentals, load, metrics, publishing, resolve, write
+from factstore import entity_names, facts, feed, fundamentals, load, metrics, publishing, resolve, versions, write
 from factstore.ask.parse import Reading
 from factstore.ask.route import Answer, ask, explain
 from factstore.db import Db, open_db
@@ -37,8 +37,8 @@ def open_store(path: str | Path | None = None, *, read_only: bool = False, creat
     through the store cannot read or write other files (COPY, ATTACH, read_csv...) unless
     external_access=True. A folder that a store was published into (store.publish) opens its current
     snapshot, read only: the reader keeps that snapshot while newer ones are published."""
-    return FactStore(entity_names.kept(open_db(path, read_only=read_only, create=create,
-                                               external_access=external_access)))
+    return FactStore(versions.kept(entity_names.kept(open_db(path, read_only=read_only, create=create,
+                                                             external_access=external_access))))
 
 
 class FactStore:

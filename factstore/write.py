@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from factstore import entity_names
+from factstore import entity_names, versions
 from factstore.db import Db
 from factstore.errors import LoadError
 from factstore.loaders.batch import Batch, LoadReport
@@ -44,6 +44,7 @@ def _apply(db: Db, batches: list[Batch], apart: bool) -> list[LoadReport]:
     batch = batches[0].writable() if len(batches) == 1 else Batch.combine(batches)
     with db.transaction():
         added = _write(db, batch)
+        versions.refresh(db, _touched(db, batch))
         # nothing else changes what entity_names are made of
         if any(kind in ("entities", "changed") for _, kind in added) or len(batch.documents):
             entity_names.refresh(db)
@@ -180,6 +181,18 @@ def _write(db: Db, batch: Batch) -> Counter[tuple[str | None, str]]:
             with suppress(duckdb.Error):
                 con.unregister(name)
     return added
+
+
+def _touched(db: Db, batch: Batch) -> set[str]:
+    """The entities whose facts, filings or periods a batch may have changed: those it names, and those of the stored
+    filings an XBRL feed lists (it may retime them)."""
+    ids = set().union(*(_values(frame, "entity_id") for frame in (
+        batch.entities, batch.filings, batch.reports, batch.approximate, batch.declared)
+        if frame is not None and len(frame)))
+    if batch.feed is not None and len(batch.feed):
+        ids |= {row[0] for row in db.all("SELECT DISTINCT entity_id FROM filings WHERE list_contains(?, filing_id)",
+                                         [list(_values(batch.feed, "accession"))])}
+    return ids
 
 
 def _retime(db: Db, batch: Batch) -> None:

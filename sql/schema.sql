@@ -271,6 +271,29 @@ CREATE TABLE IF NOT EXISTS chunk_vectors (
     PRIMARY KEY (doc_id, strategy, chunk_no)
 );
 
+-- Every version of every discrete fiscal quarter, each concept its own line item, with the moments between which it is
+-- quarters_asof's answer: [known_from, known_until), NULL = still current (sql/versions.sql, computed at load).
+CREATE TABLE IF NOT EXISTS quarter_versions (
+    entity_id VARCHAR NOT NULL,
+    concept VARCHAR NOT NULL,
+    unit VARCHAR NOT NULL,
+    fiscal_year INTEGER NOT NULL,
+    fiscal_quarter INTEGER NOT NULL,
+    fiscal_period VARCHAR NOT NULL,
+    period_start DATE,                  -- NULL for a balance (an instant at the quarter's end)
+    period_end DATE NOT NULL,
+    value DOUBLE NOT NULL,
+    derived BOOLEAN NOT NULL,
+    formula VARCHAR,                    -- 'FY - 9M', 'H1 - Q1', '9M - H1', 'FY - (Q1 + Q2 + Q3)'; NULL: reported
+    filing_id VARCHAR NOT NULL,         -- the filing of its newest part
+    form VARCHAR NOT NULL,
+    accepted_at TIMESTAMP NOT NULL,     -- its newest part's acceptance
+    known_from TIMESTAMP NOT NULL,
+    known_until TIMESTAMP
+);
+-- The code quarter_versions were computed by: versions computed by other code are computed again.
+CREATE TABLE IF NOT EXISTS quarter_versions_digest (digest VARCHAR);
+
 -- The course's discrete quarterly revenue (millions), the reference for derived quarters.
 CREATE TABLE IF NOT EXISTS sales_reference (
     entity_id VARCHAR NOT NULL,
