@@ -35,6 +35,7 @@ PARTS = "tests/test_ask_real.py::test_parts_a_segments_own_figure_spanish_names_
 REAL_PERIOD = "tests/test_ask_real.py::test_a_text_question_as_of_a_period_end_reads_that_periods_report"
 SECOND_HALF = ("tests/test_ask_real.py::test_a_second_half_is_the_year_less_its_first_half_as_known_then",)
 ORDERED = "tests/test_trust_order.py::test_every_order_of_loads_gives_the_same_store[fsds-companyfacts-xbrl-feed]"
+VERSIONS = ("tests/test_versions.py",)
 BANK = ("tests/test_ask_bank.py::test_no_wrong_number_is_stated_and_nearly_all_are_right[every=16]",)
 
 
@@ -1074,6 +1075,21 @@ MUTANTS: list[Mutant] = [
     Mutant("a streamed panel takes its first batch's types", "factstore/feed.py",
            "    schema = pa.schema([_typed(f) for f in first.schema]) if slow else first.schema",
            "    schema = first.schema", ("tests/test_feed.py",)),
+    Mutant("a derived quarter outlives the reported quarter's arrival", "sql/versions.sql",
+           "    WHERE t_from < least(t_until, reported_at)", "    WHERE t_from < t_until", VERSIONS),
+    Mutant("versions across a calendar change never merge", "sql/versions.sql",
+           "        coalesce(lag(figure) OVER w IS NOT DISTINCT FROM figure AND", "        coalesce(false AND",
+           VERSIONS),
+    Mutant("instants read while the year has durations", "sql/versions.sql",
+           "(p.slot <= 4 OR m.d0 IS NULL OR p.p_from < m.d0)", "(p.slot <= 4 OR m.d0 IS NULL OR true)", VERSIONS),
+    Mutant("a load computes no versions", "factstore/write.py",
+           "        versions.refresh(db, _touched(db, batch))\n", "", VERSIONS),
+    Mutant("a load computes the versions of the entities the batch names only", "factstore/write.py",
+           "    if batch.feed is not None and len(batch.feed):\n        ids |=",
+           "    if False:\n        ids |=", ("tests/test_versions.py", "tests/test_xbrl_feed.py")),
+    Mutant("versions by other rules kept", "factstore/versions.py",
+           'db.one("SELECT digest FROM quarter_versions_digest") != (MADE_BY,)',
+           'db.one("SELECT digest FROM quarter_versions_digest") is None', VERSIONS),
 ]
 
 

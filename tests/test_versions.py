@@ -15,11 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import factstore
+from factstore import versions
 from factstore.demo.data import generate
 from tests import oracle
 from tests.helpers import examples as hypothesis_budget
 from tests.helpers import reset
 from tests.test_facts_properties import CALENDAR, raw_rows
+from tests.test_xbrl_feed import feed
 
 MICROSECOND = timedelta(microseconds=1)
 KEY = ["entity_id", "concept", "unit", "fiscal_year", "fiscal_quarter"]
@@ -76,6 +78,18 @@ def table(store: factstore.FactStore) -> pd.DataFrame:
     return store.sql("SELECT * FROM quarter_versions ORDER BY ALL")
 
 
+def repeated(store: factstore.FactStore) -> int:
+    """Versions that continue the one before of their quarter with the same figure (a version is a change)."""
+    return store.sql("""SELECT count(*) AS n FROM (
+        SELECT known_from = lag(known_until) OVER w
+               AND {'s': period_start, 'e': period_end, 'v': value, 'f': formula, 'i': filing_id}
+                   IS NOT DISTINCT FROM lag({'s': period_start, 'e': period_end, 'v': value, 'f': formula,
+                                             'i': filing_id}) OVER w AS same
+        FROM quarter_versions
+        WINDOW w AS (PARTITION BY entity_id, concept, unit, fiscal_year, fiscal_quarter ORDER BY known_from))
+        WHERE same""")["n"][0]
+
+
 @pytest.mark.parametrize("examples", [pytest.param(25, id="examples=25"),
                                       pytest.param(120, id="examples=120", marks=pytest.mark.slow)])
 def test_versions_equal_recomputation_from_raw_rows(examples):
@@ -95,6 +109,7 @@ def test_versions_equal_recomputation_from_raw_rows(examples):
         load_in_parts(reset(other), xbrl, docs, order, parts)
         other.load_course(xbrl=xbrl, documents=docs, progress=False)  # again: nothing changes
         pd.testing.assert_frame_equal(table(store), table(other))
+        assert repeated(store) == 0
         for t in moments(reports):
             got = valid_at(store, t)
             assert got == brute_force(reports, t), t
@@ -138,3 +153,83 @@ def test_versions_computed_by_other_rules_are_computed_again(tmp_path: Path, cou
         assert len(table(store)) < len(before)
     with factstore.open(path) as store:
         pd.testing.assert_frame_equal(table(store), before)
+
+
+def test_real_versions_equal_quarters_asof_at_sampled_moments(eight_companies):
+    """The eight real companies: at 20 moments of each (acceptances, a microsecond before them, the calendar's
+    changes), the versions valid then are the quarters quarters_asof_by_id computes from the reports."""
+    rng = random.Random(45)
+    compared = 0
+    for (entity,) in eight_companies.sql("SELECT DISTINCT entity_id FROM reports ORDER BY 1").itertuples(index=False):
+        times = eight_companies.sql(
+            "SELECT DISTINCT t FROM (SELECT unnest([accepted_at, accepted_at - INTERVAL 1 MICROSECOND]) AS t "
+            "FROM reports WHERE entity_id = $1 UNION ALL SELECT first_accepted_at FROM entity_periods "
+            "WHERE entity_id = $1) ORDER BY t", [entity])["t"].dt.to_pydatetime().tolist()
+        for t in sorted(rng.sample(times, min(20, len(times)))):
+            got = {r for r in valid_at(eight_companies, t) if r[0] == entity}
+            want = {_row(r) for r in eight_companies.sql(
+                f"SELECT {', '.join(COLUMNS)} FROM quarters_asof_by_id($1, entity := $2) WHERE value IS NOT NULL",
+                [t, entity]).itertuples(index=False)}
+            assert got == want, (entity, t, sorted(got ^ want, key=str)[:4])
+            compared += len(want)
+    assert compared > 20_000
+
+
+def test_real_versions_loaded_one_company_at_a_time_equal_all_at_once(built):
+    """The store loads the eight companies one at a time, each load computing its own company's versions: all of
+    them computed again at once give the same table."""
+    with factstore.open(built("eight-companies")) as store:
+        before = table(store)
+        with store.db.transaction():
+            store.db.all("DELETE FROM quarter_versions")
+            versions.refresh(store.db)
+        pd.testing.assert_frame_equal(table(store), before)
+        assert len(before) > 50_000
+        assert repeated(store) == 0
+
+
+def test_a_feed_that_retimes_a_stored_filing_moves_its_versions(tmp_path: Path):
+    """companyfacts without submissions gives the filing day's end; the feed loaded after gives its second, and the
+    versions of the quarter the filing made known (Q4 = FY - 9M) count from that second."""
+    facts = [{"start": start, "end": "2024-12-31" if start == "2024-01-01" and end is None else end, "val": val,
+              "accn": "0000000001-25-000001", "form": "10-K", "filed": "2025-02-20"}
+             for start, end, val in (("2024-01-01", None, 10), ("2024-01-01", "2024-09-30", 7))]
+    doc = {"cik": 1, "entityName": "Aaa Corp", "facts": {"us-gaap": {"Revenues": {"units": {"USD": facts}}}}}
+    second = datetime(2025, 2, 20, 21, 5, 33)
+    path = tmp_path / "xbrlrss-2025-02.xml"
+    path.write_text(feed([{"company": "Aaa Corp", "form": "10-K", "filed": "2025-02-20", "cik": 1,
+                           "accession": "0000000001-25-000001", "period": "2024-12-31", "accepted_at": second}]))
+    with factstore.open() as store:
+        store.load_companyfacts(doc, progress=False)
+        before = store.sql("SELECT value, known_from FROM quarter_versions WHERE fiscal_quarter = 4")
+        assert before["value"].tolist() == [3] and before["known_from"][0] != pd.Timestamp(second)
+        store.load_xbrl_feed(path, progress=False)
+        after = store.sql("SELECT value, formula, known_from, accepted_at FROM quarter_versions "
+                          "WHERE fiscal_quarter = 4")
+        assert after.to_dict("records") == [{"value": 3, "formula": "FY - 9M", "known_from": pd.Timestamp(second),
+                                             "accepted_at": pd.Timestamp(second)}]
+
+
+def test_a_derived_quarter_gives_way_to_the_reported_one_when_it_arrives():
+    """Q2 = H1 - Q1 from the second the 10-Q of the half year is accepted, until a later filing reports Q2's three
+    months: from then on that figure is the version, and the derived one is no longer."""
+    q1_at, h1_at, q2_at = (pd.Timestamp(t, tz="UTC") for t in ("2019-05-01 20:00:00", "2019-08-01 20:00:00",
+                                                                 "2019-09-15 12:00:00"))
+    docs = pd.DataFrame([{"id_doc": doc, "ticker": "AAA", "emisor": "Aaa", "tipo": form, "texto": "",
+                          "periodo_fin": end} for doc, form, end in (
+        ("d1", "10-Q", pd.Timestamp("2019-03-31")), ("d2", "10-Q", pd.Timestamp("2019-06-30")),
+        ("d3", "10-Q/A", pd.Timestamp("2019-06-30")))])
+    rows = [("d1", "2019-01-01", "2019-03-31", 100.0, q1_at, "10-Q"),
+            ("d2", "2019-01-01", "2019-06-30", 250.0, h1_at, "10-Q"),
+            ("d3", "2019-04-01", "2019-06-30", 149.0, q2_at, "10-Q/A")]
+    xbrl = pd.DataFrame([{"id_doc": d, "concepto": "us-gaap:Revenues", "periodo_inicio": pd.Timestamp(s).date(),
+                          "periodo_fin": pd.Timestamp(e).date(), "valor": v, "ts_presentacion": at, "forma": f}
+                         for d, s, e, v, at, f in rows])
+    with factstore.open() as store:
+        store.load_course(xbrl=xbrl, documents=docs, progress=False)
+        got = store.sql("SELECT value, formula, filing_id, known_from, known_until FROM quarter_versions "
+                        "WHERE fiscal_quarter = 2 ORDER BY known_from")
+    naive = [t.tz_localize(None) for t in (h1_at, q2_at)]
+    assert got.astype(object).where(got.notna(), None).to_dict("records") == [
+        {"value": 150.0, "formula": "H1 - Q1", "filing_id": "d2", "known_from": naive[0], "known_until": naive[1]},
+        {"value": 149.0, "formula": None, "filing_id": "d3", "known_from": naive[1], "known_until": None}]
