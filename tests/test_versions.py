@@ -233,3 +233,27 @@ def test_a_derived_quarter_gives_way_to_the_reported_one_when_it_arrives():
     assert got.astype(object).where(got.notna(), None).to_dict("records") == [
         {"value": 150.0, "formula": "H1 - Q1", "filing_id": "d2", "known_from": naive[0], "known_until": naive[1]},
         {"value": 149.0, "formula": None, "filing_id": "d3", "known_from": naive[1], "known_until": None}]
+
+
+def test_a_concepts_instants_are_its_quarters_only_while_its_year_has_no_duration():
+    """A concept reported first at a quarter's end, then for the quarter's three months: the balance is Q1 until the
+    duration arrives, and from that second the duration is, alone (as quarters_asof has it at each moment)."""
+    at = [pd.Timestamp(t, tz="UTC") for t in ("2019-05-01 20:00:00", "2019-08-01 20:00:00")]
+    docs = pd.DataFrame([{"id_doc": doc, "ticker": "AAA", "emisor": "Aaa", "tipo": "10-Q", "texto": "",
+                          "periodo_fin": pd.Timestamp(end)} for doc, end in (("d1", "2019-03-31"),
+                                                                              ("d2", "2019-06-30"))])
+    xbrl = pd.DataFrame([{"id_doc": d, "concepto": "us-gaap:Revenues", "periodo_inicio": s, "periodo_fin": e,
+                          "valor": v, "ts_presentacion": t, "forma": "10-Q"} for d, s, e, v, t in (
+        ("d1", None, pd.Timestamp("2019-03-31").date(), 7.0, at[0]),
+        ("d1", pd.Timestamp("2018-01-01").date(), pd.Timestamp("2018-12-31").date(), 400.0, at[0]),  # (a calendar)
+        ("d2", pd.Timestamp("2019-01-01").date(), pd.Timestamp("2019-03-31").date(), 100.0, at[1]))])
+    with factstore.open() as store:
+        store.load_course(xbrl=xbrl, documents=docs, progress=False)
+        got = store.sql("SELECT value, known_from, known_until FROM quarter_versions WHERE fiscal_quarter = 1 "
+                        "AND fiscal_year = 2019 ORDER BY known_from")
+        naive = [t.tz_localize(None).to_pydatetime() for t in at]
+        assert got.astype(object).where(got.notna(), None).to_dict("records") == [
+            {"value": 7.0, "known_from": naive[0], "known_until": naive[1]},
+            {"value": 100.0, "known_from": naive[1], "known_until": None}]
+        for t in (naive[0], naive[1], naive[1] + timedelta(days=1)):
+            assert valid_at(store, t) == recomputed(store, t), t
