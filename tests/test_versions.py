@@ -79,15 +79,19 @@ def table(store: factstore.FactStore) -> pd.DataFrame:
 
 
 def repeated(store: factstore.FactStore) -> int:
-    """Versions that continue the one before of their quarter with the same figure (a version is a change)."""
+    """Versions that hold at no moment, overlap the one before of their quarter, or continue it with the same figure
+    (a version is a change)."""
     return store.sql("""SELECT count(*) AS n FROM (
-        SELECT known_from = lag(known_until) OVER w
-               AND {'s': period_start, 'e': period_end, 'v': value, 'f': formula, 'i': filing_id}
-                   IS NOT DISTINCT FROM lag({'s': period_start, 'e': period_end, 'v': value, 'f': formula,
-                                             'i': filing_id}) OVER w AS same
+        SELECT known_until <= known_from
+               OR known_from < coalesce(lag(known_until) OVER w, CASE WHEN lag(known_from) OVER w IS NOT NULL
+                                                                  THEN 'infinity'::TIMESTAMP END)
+               OR known_from = lag(known_until) OVER w
+                  AND {'s': period_start, 'e': period_end, 'v': value, 'f': formula, 'i': filing_id}
+                      IS NOT DISTINCT FROM lag({'s': period_start, 'e': period_end, 'v': value, 'f': formula,
+                                                'i': filing_id}) OVER w AS bad
         FROM quarter_versions
         WINDOW w AS (PARTITION BY entity_id, concept, unit, fiscal_year, fiscal_quarter ORDER BY known_from))
-        WHERE same""")["n"][0]
+        WHERE bad""")["n"][0]
 
 
 @pytest.mark.parametrize("examples", [pytest.param(25, id="examples=25"),
@@ -218,10 +222,12 @@ def test_a_derived_quarter_gives_way_to_the_reported_one_when_it_arrives():
     docs = pd.DataFrame([{"id_doc": doc, "ticker": "AAA", "emisor": "Aaa", "tipo": form, "texto": "",
                           "periodo_fin": end} for doc, form, end in (
         ("d1", "10-Q", pd.Timestamp("2019-03-31")), ("d2", "10-Q", pd.Timestamp("2019-06-30")),
-        ("d3", "10-Q/A", pd.Timestamp("2019-06-30")))])
+        ("d3", "10-Q/A", pd.Timestamp("2019-06-30")), ("d4", "10-Q", pd.Timestamp("2019-09-30")))])
     rows = [("d1", "2019-01-01", "2019-03-31", 100.0, q1_at, "10-Q"),
             ("d2", "2019-01-01", "2019-06-30", 250.0, h1_at, "10-Q"),
-            ("d3", "2019-04-01", "2019-06-30", 149.0, q2_at, "10-Q/A")]
+            ("d3", "2019-04-01", "2019-06-30", 149.0, q2_at, "10-Q/A"),
+            # (the half restated after Q2 was reported: it derives no Q2 any more)
+            ("d4", "2019-01-01", "2019-06-30", 251.0, pd.Timestamp("2019-11-01 20:00:00", tz="UTC"), "10-Q")]
     xbrl = pd.DataFrame([{"id_doc": d, "concepto": "us-gaap:Revenues", "periodo_inicio": pd.Timestamp(s).date(),
                           "periodo_fin": pd.Timestamp(e).date(), "valor": v, "ts_presentacion": at, "forma": f}
                          for d, s, e, v, at, f in rows])
@@ -229,6 +235,7 @@ def test_a_derived_quarter_gives_way_to_the_reported_one_when_it_arrives():
         store.load_course(xbrl=xbrl, documents=docs, progress=False)
         got = store.sql("SELECT value, formula, filing_id, known_from, known_until FROM quarter_versions "
                         "WHERE fiscal_quarter = 2 ORDER BY known_from")
+        assert repeated(store) == 0
     naive = [t.tz_localize(None) for t in (h1_at, q2_at)]
     assert got.astype(object).where(got.notna(), None).to_dict("records") == [
         {"value": 150.0, "formula": "H1 - Q1", "filing_id": "d2", "known_from": naive[0], "known_until": naive[1]},
@@ -238,15 +245,16 @@ def test_a_derived_quarter_gives_way_to_the_reported_one_when_it_arrives():
 def test_a_concepts_instants_are_its_quarters_only_while_its_year_has_no_duration():
     """A concept reported first at a quarter's end, then for the quarter's three months: the balance is Q1 until the
     duration arrives, and from that second the duration is, alone (as quarters_asof has it at each moment)."""
-    at = [pd.Timestamp(t, tz="UTC") for t in ("2019-05-01 20:00:00", "2019-08-01 20:00:00")]
+    at = [pd.Timestamp(t, tz="UTC") for t in ("2019-05-01 20:00:00", "2019-08-01 20:00:00", "2019-11-01 20:00:00")]
     docs = pd.DataFrame([{"id_doc": doc, "ticker": "AAA", "emisor": "Aaa", "tipo": "10-Q", "texto": "",
-                          "periodo_fin": pd.Timestamp(end)} for doc, end in (("d1", "2019-03-31"),
-                                                                              ("d2", "2019-06-30"))])
+                          "periodo_fin": pd.Timestamp(end)} for doc, end in (
+        ("d1", "2019-03-31"), ("d2", "2019-06-30"), ("d3", "2019-09-30"))])
     xbrl = pd.DataFrame([{"id_doc": d, "concepto": "us-gaap:Revenues", "periodo_inicio": s, "periodo_fin": e,
                           "valor": v, "ts_presentacion": t, "forma": "10-Q"} for d, s, e, v, t in (
         ("d1", None, pd.Timestamp("2019-03-31").date(), 7.0, at[0]),
         ("d1", pd.Timestamp("2018-01-01").date(), pd.Timestamp("2018-12-31").date(), 400.0, at[0]),  # (a calendar)
-        ("d2", pd.Timestamp("2019-01-01").date(), pd.Timestamp("2019-03-31").date(), 100.0, at[1]))])
+        ("d2", pd.Timestamp("2019-01-01").date(), pd.Timestamp("2019-03-31").date(), 100.0, at[1]),
+        ("d3", None, pd.Timestamp("2019-03-31").date(), 8.0, at[2]))])  # (the balance again, restated)
     with factstore.open() as store:
         store.load_course(xbrl=xbrl, documents=docs, progress=False)
         got = store.sql("SELECT value, known_from, known_until FROM quarter_versions WHERE fiscal_quarter = 1 "
@@ -255,5 +263,27 @@ def test_a_concepts_instants_are_its_quarters_only_while_its_year_has_no_duratio
         assert got.astype(object).where(got.notna(), None).to_dict("records") == [
             {"value": 7.0, "known_from": naive[0], "known_until": naive[1]},
             {"value": 100.0, "known_from": naive[1], "known_until": None}]
-        for t in (naive[0], naive[1], naive[1] + timedelta(days=1)):
+        for t in (naive[0], naive[1], naive[2], naive[2] + timedelta(days=1)):
             assert valid_at(store, t) == recomputed(store, t), t
+        assert repeated(store) == 0
+
+
+def test_a_10k_that_reports_q4_derives_no_q4_beside_it():
+    """A 10-K giving the year and its fourth quarter's three months, after the 10-Q of nine months: Q4 is the
+    reported figure from the 10-K's second, and no derived FY - 9M version holds at any moment."""
+    at = [pd.Timestamp(t, tz="UTC") for t in ("2019-11-01 20:00:00", "2020-02-20 21:00:00")]
+    docs = pd.DataFrame([{"id_doc": doc, "ticker": "AAA", "emisor": "Aaa", "tipo": form, "texto": "",
+                          "periodo_fin": pd.Timestamp(end)} for doc, form, end in (
+        ("d1", "10-Q", "2019-09-30"), ("d2", "10-K", "2019-12-31"))])
+    xbrl = pd.DataFrame([{"id_doc": d, "concepto": "us-gaap:Revenues", "periodo_inicio": pd.Timestamp(s).date(),
+                          "periodo_fin": pd.Timestamp(e).date(), "valor": v, "ts_presentacion": t, "forma": f}
+                         for d, s, e, v, t, f in (("d1", "2019-01-01", "2019-09-30", 300.0, at[0], "10-Q"),
+                                                  ("d2", "2019-01-01", "2019-12-31", 420.0, at[1], "10-K"),
+                                                  ("d2", "2019-10-01", "2019-12-31", 121.0, at[1], "10-K"))])
+    with factstore.open() as store:
+        store.load_course(xbrl=xbrl, documents=docs, progress=False)
+        got = store.sql("SELECT value, formula, known_from, known_until FROM quarter_versions "
+                        "WHERE fiscal_quarter = 4")
+        assert repeated(store) == 0
+    assert got.astype(object).where(got.notna(), None).to_dict("records") == [
+        {"value": 121.0, "formula": None, "known_from": at[1].tz_localize(None), "known_until": None}]
