@@ -1067,7 +1067,8 @@ MUTANTS: list[Mutant] = [
            "    for run in _runs(moments, len(params[\"entities\"])", "    for run in _runs(moments, 1",
            ("tests/test_feed.py",)),
     Mutant("a panel computes every entity at once", "factstore/feed.py",
-           "              for run in _runs(params[\"entities\"], len(moments) * len(params[\"names\"]))]",
+           "              for run in _runs(params[\"entities\"], len(moments) * len(params[\"names\"]), "
+           "_cells(params))]",
            "              for run in [params[\"entities\"]]]", ("tests/test_feed.py",)),
     Mutant("a panel's runs concatenated out of order", "factstore/feed.py",
            "    return long.iloc[order].reset_index(drop=True)", "    return long",
@@ -1090,6 +1091,16 @@ MUTANTS: list[Mutant] = [
     Mutant("versions by other rules kept", "factstore/versions.py",
            'db.one("SELECT digest FROM quarter_versions_digest") != (MADE_BY,)',
            'db.one("SELECT digest FROM quarter_versions_digest") is None', VERSIONS),
+    Mutant("a version read as among the four newest once three later quarters are known", "sql/versions.sql",
+           "CASE WHEN count(settled) OVER w = 4 THEN max(settled) OVER w END AS cut",
+           "CASE WHEN count(settled) OVER w >= 3 THEN max(settled) OVER w END AS cut", VERSIONS),
+    Mutant("a derived quarter's precision its finest part's", "sql/versions.sql",
+           "least(a.prec, b.prec) AS prec", "greatest(a.prec, b.prec) AS prec", VERSIONS),
+    Mutant("panel_versions takes a concept given twice", "factstore/feed.py",
+           "== len(params[\"items\"]) == len(set(params[\"concepts\"]))", "== len(params[\"items\"])",
+           ("tests/test_feed.py",)),
+    Mutant("panel_versions' unit the last by unit_rank", "sql/panel.sql",
+           "* 1024 - unit_rank AS place", "* 1024 + unit_rank AS place", ("tests/test_fundamentals.py",)),
 ]
 
 

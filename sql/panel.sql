@@ -22,15 +22,19 @@
 -- entity_id, with every time shifted back by the vintage (so "accepted by the vintage" reads "accepted by
 -- 1970-01-01"); known times are shifted forward again. Each vintage then reads the newest quarters of its years.
 
+-- A panel's entities: all (NULL), or each as entity_key reads it (an id, ticker, CIK or name; one it cannot read is
+-- an error).
+CREATE OR REPLACE MACRO panel_entity_ids(entities) AS TABLE
+SELECT entity_id FROM entities WHERE entities IS NULL OR list_contains(entities, entity_id)
+UNION SELECT entity_key(e) FROM (SELECT unnest(entities) AS e) WHERE e NOT IN (SELECT entity_id FROM entities);
+
 -- Each date × entity × item: the newest fiscal period known strictly before the date, its value then and TTM.
 CREATE OR REPLACE MACRO panel_asof(dates_table, concepts, entities := NULL, mode := 'as_of', items := NULL,
                                    period := 'quarter', events := false) AS TABLE
 WITH panel_dates AS (
     SELECT DISTINCT date::TIMESTAMP AS date FROM query_table(dates_table)
 ), panel_entities AS (
-    -- (each entity as entity_key reads it: an id, ticker, CIK or name; one it cannot read is an error)
-    SELECT entity_id FROM entities WHERE entities IS NULL OR list_contains(entities, entity_id)
-    UNION SELECT entity_key(e) FROM (SELECT unnest(entities) AS e) WHERE e NOT IN (SELECT entity_id FROM entities)
+    SELECT * FROM panel_entity_ids(entities)
 ), panel_items AS (
     -- each concept with its rank in the list and its item (a concept may stand in several items)
     SELECT unnest(concepts) AS concept, unnest(range(1, len(concepts) + 1)) AS rank,
@@ -208,3 +212,61 @@ SELECT date, entity_id, item, concept, tag, unit, newest.fiscal_period AS fiscal
     accepted_at, accepted_precision,
     newest.derived AS derived, ttm.value AS ttm, newest.filing_id AS filing_id, newest.form AS form
 FROM cells;
+
+-- panel_versions(dates_table, concepts, entities := NULL, period := 'quarter', with_ttm := true): panel_asof's
+-- panel where each concept is its own item and mode is 'as_of' (period 'quarter' or 'ttm'; no events), read from
+-- quarter_versions by a range join of the dates against the versions: the same cells, computed at load (ttm NULL
+-- without with_ttm, and then cheaper).
+CREATE OR REPLACE MACRO panel_versions(dates_table, concepts, entities := NULL, period := 'quarter',
+                                       with_ttm := true) AS TABLE
+WITH panel_dates AS (
+    SELECT DISTINCT date::TIMESTAMP AS date FROM query_table(dates_table)
+), panel_entities AS (
+    SELECT * FROM panel_entity_ids(entities)
+), panel_items AS (
+    SELECT unnest(concepts) AS concept, unnest(range(1, len(concepts) + 1)) AS item
+    WHERE CASE WHEN period IN ('quarter', 'ttm') THEN true
+        ELSE error('period ''' || coalesce(period::VARCHAR, 'NULL') || ''': give quarter or ttm') END
+      -- (an item is its concept's place in the list)
+      AND CASE WHEN len(list_distinct(concepts)) = len(concepts) THEN true
+          ELSE error('panel_versions: a concept given twice; give each once (panel_asof takes items)') END
+), versions AS MATERIALIZED (
+    -- the versions a date may read as the newest four, each numbered, with its key (k: entity, item and unit; ek:
+    -- entity and item) and its place among the key's units at one period end (newest period first, then unit_rank)
+    SELECT row_number() OVER () AS id, hash(entity_id, item, unit) AS k, hash(entity_id, item) AS ek,
+        date_diff('day', DATE '1900-01-01', period_end) * 1024 - unit_rank AS place, item, entity_id, concept, unit,
+        fiscal_period, fiscal_year * 4 + fiscal_quarter AS quarter_no, period_start, period_end, value, derived,
+        filing_id, form, accepted_at, accepted_precision, known_from,
+        coalesce(newest_until, 'infinity'::TIMESTAMP) AS newest_until
+    -- (each concept's item its place in the list: a join with panel_items would not be pushed into the scan)
+    FROM (SELECT *, list_position(concepts, concept) AS item FROM quarter_versions)
+    WHERE list_contains(concepts, concept) AND entity_id IN (SELECT entity_id FROM panel_entities)
+), newest AS (
+    -- per date and key, the newest quarter known strictly before the date (with the TTM, the four newest)
+    SELECT d.date, v.k, v.ek, max(v.place) AS place, arg_max(v.id, v.period_end) AS id,
+        arg_max(v.id, v.period_end, 4) FILTER (with_ttm OR period = 'ttm') AS four
+    FROM panel_dates d JOIN versions v ON v.known_from < d.date AND d.date <= v.newest_until
+    GROUP BY d.date, v.k, v.ek
+), chosen AS (
+    -- per date, entity and item, the unit: at the newest period, the reporting currency, then USD, then by name
+    SELECT date, ek, arg_max(id, place) AS id, arg_max(four, place) AS four FROM newest GROUP BY date, ek
+), ttms AS (
+    -- the four newest summed where they are four consecutive fiscal quarters of a duration in a unit that adds up
+    SELECT n.date, n.ek, {'value': sum(v.value), 'start': min(v.period_start)} AS ttm
+    FROM (SELECT date, ek, unnest(four) AS id FROM chosen WHERE len(four) = 4) n
+    JOIN versions v USING (id)
+    GROUP BY n.date, n.ek
+    HAVING max(v.quarter_no) - min(v.quarter_no) = 3 AND bool_and(v.period_start IS NOT NULL)
+       AND bool_and(is_additive_unit(v.unit))  -- (a sum of four quarters' EPS is not the twelve months')
+), cells AS (
+    SELECT n.date, v.*, t.ttm
+    FROM chosen n JOIN versions v ON v.id = n.id
+    LEFT JOIN ttms t ON t.date = n.date AND t.ek = n.ek
+)
+SELECT d.date, e.entity_id, i.item, i.concept, c.concept AS tag, c.unit, c.fiscal_period,
+    CASE WHEN period = 'ttm' AND c.period_start IS NOT NULL THEN c.ttm.start ELSE c.period_start END AS period_start,
+    c.period_end,
+    CASE WHEN period = 'ttm' AND c.period_start IS NOT NULL THEN c.ttm.value ELSE c.value END AS value,
+    c.accepted_at, c.accepted_precision, c.derived, c.ttm.value AS ttm, c.filing_id, c.form
+FROM panel_dates d CROSS JOIN panel_entities e CROSS JOIN panel_items i
+LEFT JOIN cells c ON c.date = d.date AND c.ek = hash(e.entity_id, i.item);

@@ -288,8 +288,11 @@ CREATE TABLE IF NOT EXISTS quarter_versions (
     filing_id VARCHAR NOT NULL,         -- the filing of its newest part
     form VARCHAR NOT NULL,
     accepted_at TIMESTAMP NOT NULL,     -- its newest part's acceptance
+    accepted_precision VARCHAR NOT NULL, -- the coarsest of its parts' filings'
     known_from TIMESTAMP NOT NULL,
-    known_until TIMESTAMP
+    known_until TIMESTAMP,
+    newest_until TIMESTAMP,             -- from then on never among its concept and unit's four newest quarters
+    unit_rank INTEGER NOT NULL          -- its unit's place among the concept's (the reporting currency first)
 );
 -- The code quarter_versions were computed by: versions computed by other code are computed again.
 CREATE TABLE IF NOT EXISTS quarter_versions_digest (digest VARCHAR);

@@ -17,15 +17,22 @@
 -- 0. Numbers for strings, so the tables below carry no strings (joins and sorts on them cost, and so does writing
 -- them): gh for an entity, concept and unit, fid for a filing; two strings of one number are an error (checked).
 CREATE OR REPLACE TEMP TABLE qv_keys AS
-SELECT hash(entity_id, concept, unit) AS gh, any_value(entity_id) AS entity_id, any_value(concept) AS concept,
-    any_value(unit) AS unit,
-    -- (a second hash, in another order, differs between two (entity, concept, unit) of one gh)
-    min(hash(unit, concept, entity_id)) <> max(hash(unit, concept, entity_id)) AS collided
-FROM reports WHERE entity_id IN (SELECT entity_id FROM _touched) GROUP BY 1;
+SELECT k.*,
+    -- the unit's place among the concept's units (unit_rank: the reporting currency first, then USD)
+    rank() OVER (PARTITION BY k.entity_id, k.concept ORDER BY unit_rank(k.unit, c.currency)) AS unit_rank
+FROM (SELECT hash(entity_id, concept, unit) AS gh, any_value(entity_id) AS entity_id, any_value(concept) AS concept,
+          any_value(unit) AS unit,
+          -- (a second hash, in another order, differs between two (entity, concept, unit) of one gh)
+          min(hash(unit, concept, entity_id)) <> max(hash(unit, concept, entity_id)) AS collided
+      FROM reports WHERE entity_id IN (SELECT entity_id FROM _touched) GROUP BY 1) k
+LEFT JOIN (SELECT * FROM reporting_currencies() WHERE entity_id IN (SELECT entity_id FROM _touched)) c
+  USING (entity_id);
 
 -- name: filings
 CREATE OR REPLACE TEMP TABLE qv_filings AS
-SELECT hash(filing_id) AS fid, filing_id, form FROM filings WHERE entity_id IN (SELECT entity_id FROM _touched);
+-- (prec: its acceptance's precision as a number, 1 'date' < 2 'minute' < 3 'second', the coarsest the least)
+SELECT hash(filing_id) AS fid, filing_id, form, list_position(['date', 'minute', 'second'], accepted_precision) AS prec
+FROM filings WHERE entity_id IN (SELECT entity_id FROM _touched);
 
 -- name: checked
 -- A hash shared by two keys would have mixed them: an error, never a wrong answer.
@@ -104,17 +111,18 @@ FROM (SELECT entity_id, fiscal_year, fy_start, fy_end, lo, hi, min(e_from) AS f_
 -- parts (each slot's figure over time) but where several keys compete for a label (7 below).
 CREATE OR REPLACE TEMP TABLE qv_parts AS
 WITH placed AS (
-    SELECT v.*, duration_class(v.period_start, v.period_end) AS kind,
+    SELECT v.*, prec, duration_class(v.period_start, v.period_end) AS kind,
         f.frame_id, f.fiscal_year, f.fy_start, f.fy_end, f.f_from, f.f_until,
         date_diff('day', f.fy_start, v.period_end) + 1 AS days_in,
         round((date_diff('day', f.fy_start, v.period_end) + 1) / 91.31)::INTEGER AS fq
-    FROM qv_facts v
+    FROM qv_facts v JOIN (SELECT fid, prec FROM qv_filings) USING (fid)
     JOIN qv_frames f ON f.entity_id = v.entity_id AND f.y = year(v.period_end)
      AND v.period_end > f.lo AND v.period_end <= f.hi AND v.v_from < f.f_until
      -- (a version gone before the frame counts only as its key's first)
      AND (v.v_until > f.f_from OR v.v_from = v.first_seen)
 )
-SELECT frame_id, gh, additive, fiscal_year, period_start, period_end, value, fid, v_from AS accepted_at, v_from = first_seen AS is_first, f_from, f_until,
+SELECT frame_id, gh, additive, fiscal_year, period_start, period_end, value, fid, prec, v_from AS accepted_at,
+    v_from = first_seen AS is_first, f_from, f_until,
     CASE kind WHEN 'quarter' THEN fq WHEN 'instant' THEN 4 + fq WHEN 'half' THEN 9 WHEN 'nine_months' THEN 10
               ELSE 11 END AS slot,
     greatest(v_from, f_from) AS p_from, least(v_until, f_until) AS p_until, greatest(first_seen, f_from) AS appear,
@@ -186,7 +194,7 @@ WITH pairs AS MATERIALIZED (
         b.period_end + 1 AS period_start, a.period_end, a.value - b.value AS value,
         CASE a.slot WHEN 9 THEN 'H1 - Q1' WHEN 10 THEN '9M - H1' ELSE 'FY - 9M' END AS formula,
         greatest(a.accepted_at, b.accepted_at) AS known_at,
-        CASE WHEN a.accepted_at >= b.accepted_at THEN a.fid ELSE b.fid END AS fid
+        CASE WHEN a.accepted_at >= b.accepted_at THEN a.fid ELSE b.fid END AS fid, least(a.prec, b.prec) AS prec
     FROM qv_parts a JOIN qv_groups g USING (frame_id, gh)
     JOIN qv_parts b ON b.frame_id = a.frame_id AND b.gh = a.gh AND b.slot = CASE a.slot WHEN 9 THEN 1 WHEN 10 THEN 9
                                                                                          ELSE 10 END
@@ -222,10 +230,10 @@ WITH pairs AS MATERIALIZED (
 ), resolved AS (
     -- in those, Q1 to Q3 as reported or derived
     SELECT frame_id, gh, slot AS fiscal_quarter, p_from AS t_from, p_until AS t_until, period_start, period_end,
-        value, accepted_at AS known_at, fid
+        value, accepted_at AS known_at, fid, prec
     FROM qv_parts SEMI JOIN bad USING (frame_id, gh) WHERE slot BETWEEN 1 AND 3
     UNION ALL
-    SELECT frame_id, gh, fiscal_quarter, t_from, t_until, period_start, period_end, value, known_at, fid
+    SELECT frame_id, gh, fiscal_quarter, t_from, t_until, period_start, period_end, value, known_at, fid, prec
     FROM derived SEMI JOIN bad USING (frame_id, gh) WHERE fiscal_quarter IN (2, 3)
 ), sums AS (
     -- FY - (Q1 + Q2 + Q3): the year and the three quarters known together, in a gap of FY - 9M
@@ -238,7 +246,8 @@ WITH pairs AS MATERIALIZED (
         -- the filing of the first part known last, in the order FY, Q1, Q2's parts, Q3's parts
         CASE greatest(y.accepted_at, q1.known_at, q2.known_at, q3.known_at)
             WHEN y.accepted_at THEN y.fid WHEN q1.known_at THEN q1.fid WHEN q2.known_at THEN q2.fid ELSE q3.fid
-        END AS fid
+        END AS fid,
+        least(y.prec, q1.prec, q2.prec, q3.prec) AS prec
     FROM gaps h JOIN qv_groups g USING (frame_id, gh)
     JOIN qv_parts y ON y.frame_id = h.frame_id AND y.gh = h.gh AND y.slot = 11
      AND y.p_from < least(h.gap_until, g.a4) AND h.gap_from < y.p_until
@@ -260,13 +269,16 @@ DELETE FROM quarter_versions WHERE entity_id IN (SELECT entity_id FROM _touched)
 -- name: versions
 -- 10. Versions: reported quarters as their parts are (instants while the year has no duration), derived ones as
 -- above; a figure a calendar change keeps (a piece at a frame's bound continued by an equal one) is one version
--- (within a frame a piece always differs from the one before: a new part is a newer acceptance).
+-- (within a frame a piece always differs from the one before: a new part is a newer acceptance). Each version's
+-- newest_until: from when four later period ends of its concept and unit are known for good, so that it is never
+-- among the four newest quarters a panel reads (NULL: it may always be); accepted_precision: the coarsest of its
+-- parts' filings'.
 INSERT INTO quarter_versions
 WITH pieces AS (
     SELECT p.gh, fiscal_year, f_from, f_until,
         CASE WHEN slot > 4 THEN slot - 4 ELSE slot END AS fiscal_quarter, p_from AS t_from,
         CASE WHEN slot > 4 AND m.d0 IS NOT NULL THEN least(p_until, m.d0) ELSE p_until END AS t_until,
-        period_start, period_end, value, NULL::VARCHAR AS formula, accepted_at AS known_at, fid
+        period_start, period_end, value, NULL::VARCHAR AS formula, accepted_at AS known_at, fid, prec
     FROM qv_parts p
     -- (the years of a concept with instants and durations, rare: read d0 from the few)
     LEFT JOIN (SELECT frame_id, gh, d0 FROM qv_groups WHERE d0 < 'infinity'::TIMESTAMP) m
@@ -278,7 +290,7 @@ WITH pieces AS (
     SELECT * EXCLUDE (f_from, f_until),
         (t_from = f_from AND f_from > '-infinity'::TIMESTAMP) OR (t_until = f_until AND f_until < 'infinity'::TIMESTAMP)
             AS bound,
-        {'s': period_start, 'e': period_end, 'v': value, 'f': formula, 'k': known_at, 'i': fid} AS figure
+        {'s': period_start, 'e': period_end, 'v': value, 'f': formula, 'k': known_at, 'i': fid, 'p': prec} AS figure
     FROM pieces
 ), linked AS (
     -- at frames' bounds: whether a piece continues the one before with the same figure, or is so continued
@@ -293,11 +305,33 @@ WITH pieces AS (
                           PARTITION BY gh, fiscal_year, fiscal_quarter ORDER BY t_from)
                       ELSE t_until END AS t_until)
     FROM linked WHERE NOT (continues AND continued)
+), final AS (
+    SELECT * FROM (SELECT * EXCLUDE (bound, figure) FROM bounded WHERE NOT bound
+                   UNION ALL BY NAME
+                   SELECT * EXCLUDE (bound, figure, continues, continued) FROM runs WHERE NOT continues)
+), islands AS (
+    -- per concept, unit and period end, whether a version starts a run of time with one of them known
+    SELECT gh, period_end, t_from, t_until,
+        t_from > coalesce(max(t_until) OVER (PARTITION BY gh, period_end ORDER BY t_from
+                                             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), '-infinity'::TIMESTAMP)
+            AS starts
+    FROM final
+), ends AS (
+    -- each period end known for good from `settled` (the start of its last run, if that run never ends)
+    SELECT gh, period_end,
+        CASE WHEN max(t_until) = 'infinity'::TIMESTAMP THEN max(t_from) FILTER (starts) END AS settled
+    FROM islands GROUP BY ALL
+), cuts AS (
+    -- from when four later period ends are known for good: no four newest quarters include this one after it
+    SELECT gh, period_end, CASE WHEN count(settled) OVER w = 4 THEN max(settled) OVER w END AS cut
+    FROM ends
+    WINDOW w AS (PARTITION BY gh ORDER BY period_end DESC ROWS BETWEEN 4 PRECEDING AND 1 PRECEDING)
 )
 SELECT k.entity_id, k.concept, k.unit, fiscal_year, fiscal_quarter, fiscal_year || 'Q' || fiscal_quarter AS fiscal_period,
     period_start, period_end, value, formula IS NOT NULL AS derived, formula, f.filing_id, f.form, known_at AS accepted_at,
-    t_from AS known_from, nullif(t_until, 'infinity'::TIMESTAMP) AS known_until
-FROM (SELECT * EXCLUDE (bound, figure) FROM bounded WHERE NOT bound
-      UNION ALL BY NAME
-      SELECT * EXCLUDE (bound, figure, continues, continued) FROM runs WHERE NOT continues) v
-JOIN qv_keys k USING (gh) JOIN qv_filings f USING (fid);
+    ['date', 'minute', 'second'][v.prec] AS accepted_precision, t_from AS known_from,
+    nullif(t_until, 'infinity'::TIMESTAMP) AS known_until,
+    nullif(greatest(t_from, least(t_until, coalesce(c.cut, 'infinity'::TIMESTAMP))), 'infinity'::TIMESTAMP)
+        AS newest_until,
+    k.unit_rank
+FROM final v JOIN cuts c USING (gh, period_end) JOIN qv_keys k USING (gh) JOIN qv_filings f USING (fid);

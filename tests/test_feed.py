@@ -209,17 +209,19 @@ def test_iter_panel_yields_each_date_in_order(demo):
         pd.testing.assert_frame_equal(frame, long[long["date"] == when].reset_index(drop=True))
 
 
-def test_iter_panel_and_the_arrow_stream_compute_a_batch_of_dates_at_a_time(demo, monkeypatch):
+@pytest.mark.parametrize(("names", "budget"), [(["NetIncomeLoss", "revenue"], "BATCH_CELLS"),  # (panel_asof)
+                                              (["NetIncomeLoss", "Assets"], "VERSION_CELLS")])  # (panel_versions)
+def test_iter_panel_and_the_arrow_stream_compute_a_batch_of_dates_at_a_time(demo, monkeypatch, names, budget):
     data, store = demo
     tickers = list(data.documents["ticker"].unique()[:4])
     dates = ["2019-05-01", "2020-02-01", "2020-08-01", "2021-05-01", "2022-01-01"]
-    long = store.panel(tickers, ["NetIncomeLoss", "revenue"], dates, ttm=True)
+    long = store.panel(tickers, names, dates, ttm=True)
     answered = []
     answer = feed._answer
     monkeypatch.setattr(feed, "_answer", lambda db, params, moments, *a: answered.append(moments)
                         or answer(db, params, moments, *a))
-    monkeypatch.setattr(feed, "BATCH_CELLS", 2 * len(tickers) * 2)  # two dates a batch
-    frames = store.iter_panel(tickers, ["NetIncomeLoss", "revenue"], dates, ttm=True)
+    monkeypatch.setattr(feed, budget, 2 * len(tickers) * 2)  # two dates a batch
+    frames = store.iter_panel(tickers, names, dates, ttm=True)
     first_date, first = next(frames)
     assert len(answered) == 1 and len(answered[0]) == 2  # the later dates wait for the loop to reach them
     seen = [(first_date, first), *frames]
@@ -228,23 +230,23 @@ def test_iter_panel_and_the_arrow_stream_compute_a_batch_of_dates_at_a_time(demo
     # panel computes runs of entities one after another: the same frame (order, types, ages left out), a company
     # named twice, apart, included
     named = [*tickers, tickers[0].lower()]
-    monkeypatch.setattr(feed, "BATCH_CELLS", 10**9)
-    whole = store.panel(named, ["NetIncomeLoss", "revenue"], dates, ttm=True)
-    monkeypatch.setattr(feed, "BATCH_CELLS", len(dates) * 2)  # an entity a run
+    monkeypatch.setattr(feed, budget, 10**9)
+    whole = store.panel(named, names, dates, ttm=True)
+    monkeypatch.setattr(feed, budget, len(dates) * 2)  # an entity a run
     answered.clear()
-    pd.testing.assert_frame_equal(store.panel(named, ["NetIncomeLoss", "revenue"], dates, ttm=True), whole)
+    pd.testing.assert_frame_equal(store.panel(named, names, dates, ttm=True), whole)
     assert len(answered) == len(tickers)
     assert whole.loc[whole["date"] == whole["date"].min(), "ticker"].drop_duplicates().tolist() == named
-    aged = store.panel(tickers, ["NetIncomeLoss", "revenue"], dates, ttm=True, max_age=100)
+    aged = store.panel(tickers, names, dates, ttm=True, max_age=100)
     assert aged.attrs["left_out"] == int((long["age_days"] > 100).sum()) > 0
     for when, frame in seen:
         pd.testing.assert_frame_equal(frame, long[long["date"] == when].reset_index(drop=True))
-    monkeypatch.setattr(feed, "BATCH_CELLS", 2 * len(tickers) * 2)
+    monkeypatch.setattr(feed, budget, 2 * len(tickers) * 2)
     answered.clear()
-    reader = store.panel_arrow(tickers, ["NetIncomeLoss", "revenue"], dates, ttm=True, stream=True)
+    reader = store.panel_arrow(tickers, names, dates, ttm=True, stream=True)
     assert isinstance(reader, pa.RecordBatchReader) and len(answered) == 1
     streamed = reader.read_all()
-    assert streamed.equals(store.panel_arrow(tickers, ["NetIncomeLoss", "revenue"], dates, ttm=True))
+    assert streamed.equals(store.panel_arrow(tickers, names, dates, ttm=True))
     # a derived metric and the wide form come through the frames, batch by batch alike, a first batch of nothing
     # known included
     early = ["2009-01-01", "2010-01-01", *dates]
@@ -275,11 +277,12 @@ def test_the_sql_macro_gives_the_same_answer(demo):
     assert everyone.iloc[0, 0] == len(tickers)
 
 
-def test_entities_in_batches_give_the_same_panel(demo, monkeypatch):
+@pytest.mark.parametrize("names", [["NetIncomeLoss", "Assets"], ["revenue", "Assets"]])
+def test_entities_in_batches_give_the_same_panel(demo, monkeypatch, names):
     data, store = demo
     tickers = list(data.documents["ticker"].unique())
     tickers = [*tickers[:3], tickers[0].lower(), *tickers[3:]]  # two names of one entity, in different batches
-    args = (tickers, ["NetIncomeLoss", "Assets"], ["2019-07-01", "2021-01-01", "2023-06-30"])
+    args = (tickers, names, ["2019-07-01", "2021-01-01", "2023-06-30"])
     whole = store.panel(*args, ttm=True)
     monkeypatch.setattr(feed, "BATCH", 2)
     pd.testing.assert_frame_equal(store.panel(*args, ttm=True), whole)

@@ -159,6 +159,9 @@ def test_the_reporting_currency_comes_before_its_usd_translation_on_every_surfac
                               "period_end": ["2020-12-31"], "as_of": ["2030-01-01"]})
         assert s.facts(asked)["unit"].tolist() == ["ZAR"]
         assert s.panel(["124"], ["revenue"], ["2022-06-30"], period="year")["unit"].tolist() == ["ZAR"]
+        # (a concept's quarters come from the versions computed at load: the unit ranked there)
+        assert s.panel(["124"], ["us-gaap:Assets"], ["2022-06-30"])[["unit", "fiscal_period"]].values.tolist() \
+            == [["ZAR", "2020Q4"]]
 
 
 def test_a_period_is_first_reported_after_it_ends_and_alike_in_every_dimension(tables):

@@ -52,6 +52,16 @@ def _row(r: tuple) -> tuple:
                  else v.to_pydatetime() if isinstance(v, pd.Timestamp) else v for i, v in enumerate(r))
 
 
+def panels(store: factstore.FactStore, dates: list[datetime], period: str) -> list[pd.DataFrame]:
+    """panel_versions (read from the versions) and panel_asof (from the reports) at the dates, for every entity and
+    concept, each its own item, in one order."""
+    concepts = store.sql("SELECT DISTINCT concept FROM reports ORDER BY 1")["concept"].tolist()
+    with store.db.frame(pd.DataFrame({"date": pd.Series(dates, dtype="datetime64[us]")})) as view:
+        return [store.db.relation(f"SELECT * FROM {macro}('{view}', $c, period := $p) "
+                                  "ORDER BY date, entity_id, item", {"c": concepts, "p": period}).df()
+                for macro in ("panel_versions", "panel_asof")]
+
+
 def moments(reports: list[oracle.Report]) -> list[datetime]:
     """Every moment an answer may change (each acceptance), a microsecond before each, and before them all."""
     accepted = sorted({r.accepted_at for r in reports})
@@ -98,7 +108,8 @@ def repeated(store: factstore.FactStore) -> int:
                                       pytest.param(120, id="examples=120", marks=pytest.mark.slow)])
 def test_versions_equal_recomputation_from_raw_rows(examples):
     """At every moment, the versions valid then are the quarters the oracle and quarters_asof compute from the raw
-    rows; loaded in random parts and order, or twice, the table is the same."""
+    rows; loaded in random parts and order, or twice, the table is the same; a panel read from the versions at each
+    moment and a microsecond after is panel_asof's, cell for cell."""
     seen: Counter = Counter()
     store, other = factstore.open(None), factstore.open(None)
 
@@ -121,9 +132,15 @@ def test_versions_equal_recomputation_from_raw_rows(examples):
             seen["moments"] += 1
             seen["derived"] += sum(r[8] is not None for r in got)
             assert all(r[-1] <= t for r in got)  # nothing accepted after t
+        dates = [d for t in moments(reports) for d in (t, t + MICROSECOND)]
+        for period in ("quarter", "ttm"):
+            fast, slow = panels(store, dates, period)
+            pd.testing.assert_frame_equal(fast, slow, check_dtype=False, rtol=1e-12)
+            seen["cells"] += int(fast["value"].notna().sum())
+            seen["ttm"] += int(fast["ttm"].notna().sum())
 
     agree()
-    assert seen["moments"] >= 4 * examples and seen["derived"] >= examples, seen
+    assert seen["moments"] >= 4 * examples and seen["derived"] >= examples and seen["ttm"] >= examples, seen
 
 
 def test_a_load_recomputes_only_the_entities_it_touched(course_data):
@@ -177,6 +194,37 @@ def test_real_versions_equal_quarters_asof_at_sampled_moments(eight_companies):
             assert got == want, (entity, t, sorted(got ^ want, key=str)[:4])
             compared += len(want)
     assert compared > 20_000
+
+
+@pytest.mark.parametrize("period", ["quarter", "ttm"])
+def test_real_panel_from_the_versions_equals_panel_asof(eight_companies, period):
+    """The eight real companies, their 40 most reported concepts, every month end from 2008 and every acceptance:
+    the panel read from the versions is panel_asof's, cell for cell (derived quarters, units, TTMs, precisions)."""
+    concepts = eight_companies.sql("SELECT concept FROM reports GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 40")
+    dates = [*pd.date_range("2008-01-31", "2026-06-30", freq="ME").to_pydatetime(),
+             *eight_companies.sql("SELECT DISTINCT accepted_at FROM filings")["accepted_at"].dt.to_pydatetime()]
+    with eight_companies.db.frame(pd.DataFrame({"date": pd.Series(dates, dtype="datetime64[us]")})) as view:
+        fast, slow = [eight_companies.db.relation(
+            f"SELECT * FROM {macro}('{view}', $c, period := $p) ORDER BY date, entity_id, item",
+            {"c": concepts["concept"].tolist(), "p": period}).df() for macro in ("panel_versions", "panel_asof")]
+    pd.testing.assert_frame_equal(fast, slow, check_dtype=False, rtol=1e-12)
+    known = fast.dropna(subset=["value"])
+    assert len(known) > 50_000 and known["derived"].sum() > 5_000 and known["ttm"].notna().sum() > 20_000
+    assert set(known["accepted_precision"]) == {"date", "second"} and fast["unit"].nunique() >= 3
+
+
+def test_panel_versions_refuses_what_it_cannot_answer(course_data):
+    """A concept given twice (panel_asof takes items) or a period other than quarter or ttm is an error, never an
+    empty column."""
+    xbrl, docs = course_data
+    store = factstore.open(None)
+    store.load_course(xbrl=xbrl, documents=docs, progress=False)
+    with store.db.frame(pd.DataFrame({"date": pd.to_datetime(["2022-01-01"])})) as view:
+        for (concepts, period), says in (((["us-gaap:Assets", "us-gaap:Assets"], "quarter"), "given twice"),
+                                         ((["us-gaap:Assets"], "year"), "give quarter or ttm")):
+            with pytest.raises(Exception, match=says):
+                store.db.relation(f"SELECT * FROM panel_versions('{view}', $c, period := $p)",
+                                  {"c": concepts, "p": period}).fetchall()
 
 
 def test_real_versions_loaded_one_company_at_a_time_equal_all_at_once(built):
