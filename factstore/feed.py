@@ -177,9 +177,8 @@ def _answer(db: Db, params: dict[str, Any], moments: list[datetime], shape: dict
 
 
 def _from_versions(params: dict[str, Any]) -> bool:
-    """Whether quarter_versions holds the panel's cells: mode as_of, quarters or TTM, each concept its own item."""
-    return params["mode"] == "as_of" and params["period"] in ("quarter", "ttm") \
-        and len(set(params["items"])) == len(params["items"]) == len(set(params["concepts"]))
+    """Whether quarter_versions holds the panel's cells: mode as_of, quarters or TTM, each name a line item there."""
+    return params["mode"] == "as_of" and params["period"] in ("quarter", "ttm") and params["sources"] is not None
 
 
 def _cells(params: dict[str, Any]) -> int:
@@ -227,9 +226,17 @@ def inputs(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates:
         "entity_ids": entity_ids, "entities": list(dict.fromkeys(entity_ids)), "tickers": given,
         "t_no": list(range(len(given))), "names": queried, "c_no": list(range(1, len(queried) + 1)),
         "concepts": [c for k in keys for c in k], "items": [no for no, k in enumerate(keys, 1) for _ in k],
-        "mode": mode, "period": period,
+        "mode": mode, "period": period, "sources": _sources(queried, keys, dims),
     }
     return params, moments, {"asked": names, "derived": derived}
+
+
+def _sources(names: list[str], keys: list[list[str]], dims: dict[str, str] | None) -> list[str] | None:
+    """What quarter_versions holds each name's line item under: its one concept, or a metric's name (a metric of
+    several concepts, without dims); None where a name has no line item of its own there, or two share one."""
+    sources = [k[0] if len(k) == 1 else m.name if not dims and (m := vocabulary.as_metric(n)) is not None else None
+               for n, k in zip(names, keys, strict=True)]
+    return sources if None not in sources and len(set(sources)) == len(sources) else None
 
 
 def _formula_only(name: str) -> vocabulary.Metric | None:
@@ -300,11 +307,11 @@ def _wide(long: pd.DataFrame, ttm: bool) -> pd.DataFrame:
 
 
 def _query(params: dict[str, Any], ttm: bool, dates_view: str) -> str:
-    """The panel query: panel_versions where each concept is its own item in mode as_of (read from the versions
-    computed at load), else panel_asof, for the distinct entities ($entities) in batches of BATCH, with the tickers
-    and the names as given, in the order given."""
+    """The panel query: panel_versions where each name is a line item of quarter_versions in mode as_of (read from
+    the versions computed at load), else panel_asof for the distinct entities ($entities) in batches of BATCH; with
+    the tickers and the names as given, in the order given."""
     if _from_versions(params):
-        panels = (f"SELECT * FROM panel_versions('{dates_view}', $concepts, entities := $entities, period := $period, "
+        panels = (f"SELECT * FROM panel_versions('{dates_view}', $sources, entities := $entities, period := $period, "
                   f"with_ttm := {str(ttm or params['period'] == 'ttm').lower()})")
     else:
         panels = " UNION ALL ".join(

@@ -7,6 +7,7 @@ import hashlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from factstore import vocabulary
 from factstore.resources import sql_text, statements
 
 if TYPE_CHECKING:
@@ -14,9 +15,10 @@ if TYPE_CHECKING:
 
 SQL = statements("versions.sql")
 # the rules the versions are computed by: versions computed by other ones are computed again
-MADE_BY = hashlib.sha256((sql_text("versions.sql") + sql_text("macros.sql")).encode()).hexdigest()[:16]
-_TEMP = ("_touched", "qv_keys", "qv_filings", "qv_facts", "qv_epochs", "qv_calendars", "qv_frames", "qv_parts",
-         "qv_contested", "qv_winners", "qv_contested_parts", "qv_groups", "qv_derived")
+MADE_BY = hashlib.sha256((sql_text("versions.sql") + sql_text("macros.sql")
+                          + repr(vocabulary.metric_concepts())).encode()).hexdigest()[:16]
+_TEMP = ("_touched", "qv_merged", "qv_tags", "qv_keys", "qv_filings", "qv_facts", "qv_epochs", "qv_calendars",
+         "qv_frames", "qv_parts", "qv_contested", "qv_winners", "qv_contested_parts", "qv_groups", "qv_derived")
 
 
 def refresh(db: Db, entity_ids: Iterable[str] | None = None) -> None:
@@ -31,6 +33,7 @@ def refresh(db: Db, entity_ids: Iterable[str] | None = None) -> None:
         for statement in SQL.values():
             db.all(statement)
     finally:
+        db.all("DROP VIEW IF EXISTS qv_source")
         for name in _TEMP:
             db.all(f"DROP TABLE IF EXISTS {name}")  # ours
     db.all("DELETE FROM quarter_versions_digest")

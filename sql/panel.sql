@@ -213,23 +213,30 @@ SELECT date, entity_id, item, concept, tag, unit, newest.fiscal_period AS fiscal
     newest.derived AS derived, ttm.value AS ttm, newest.filing_id AS filing_id, newest.form AS form
 FROM cells;
 
--- panel_versions(dates_table, concepts, entities := NULL, period := 'quarter', with_ttm := true): panel_asof's
--- panel where each concept is its own item and mode is 'as_of' (period 'quarter' or 'ttm'; no events), read from
--- quarter_versions by a range join of the dates against the versions: the same cells, computed at load (ttm NULL
--- without with_ttm, and then cheaper).
-CREATE OR REPLACE MACRO panel_versions(dates_table, concepts, entities := NULL, period := 'quarter',
+-- panel_versions(dates_table, names, entities := NULL, period := 'quarter', with_ttm := true): panel_asof's panel in
+-- mode 'as_of' (period 'quarter' or 'ttm'; no events) of concepts and metrics (metric_concepts: a metric's items
+-- as panel_asof's items := [1, 1, ...] of its concepts), read from quarter_versions by a range join of the dates
+-- against the versions: the same cells, computed at load (ttm NULL without with_ttm, and then cheaper).
+CREATE OR REPLACE MACRO panel_versions(dates_table, names, entities := NULL, period := 'quarter',
                                        with_ttm := true) AS TABLE
 WITH panel_dates AS (
     SELECT DISTINCT date::TIMESTAMP AS date FROM query_table(dates_table)
 ), panel_entities AS (
     SELECT * FROM panel_entity_ids(entities)
 ), panel_items AS (
-    SELECT unnest(concepts) AS concept, unnest(range(1, len(concepts) + 1)) AS item
+    -- each name, its item (its place in the list) and the concept naming it (a metric's first)
+    SELECT n.name, n.item, coalesce(m.concept, n.name) AS concept
+    FROM (SELECT unnest(names) AS name, unnest(range(1, len(names) + 1)) AS item) n
+    LEFT JOIN metric_concepts m ON m.name = n.name AND m.metric = n.name AND m.rank = 1
     WHERE CASE WHEN period IN ('quarter', 'ttm') THEN true
         ELSE error('period ''' || coalesce(period::VARCHAR, 'NULL') || ''': give quarter or ttm') END
-      -- (an item is its concept's place in the list)
-      AND CASE WHEN len(list_distinct(concepts)) = len(concepts) THEN true
-          ELSE error('panel_versions: a concept given twice; give each once (panel_asof takes items)') END
+      AND CASE WHEN len(list_distinct(names)) = len(names) THEN true
+          ELSE error('panel_versions: a name given twice; give each once') END
+), panel_metrics AS (
+    SELECT DISTINCT metric, concept FROM metric_concepts WHERE name = metric AND list_contains(names, metric)
+), merged AS (
+    -- the metrics an entity has versions of its own of (it reports two of their concepts or more)
+    SELECT DISTINCT entity_id, metric FROM quarter_versions WHERE list_contains(names, metric)
 ), versions AS MATERIALIZED (
     -- the versions a date may read as the newest four, each numbered, with its key (k: entity, item and unit; ek:
     -- entity and item) and its place among the key's units at one period end (newest period first, then unit_rank)
@@ -238,9 +245,19 @@ WITH panel_dates AS (
         fiscal_period, fiscal_year * 4 + fiscal_quarter AS quarter_no, period_start, period_end, value, derived,
         filing_id, form, accepted_at, accepted_precision, known_from,
         coalesce(newest_until, 'infinity'::TIMESTAMP) AS newest_until
-    -- (each concept's item its place in the list: a join with panel_items would not be pushed into the scan)
-    FROM (SELECT *, list_position(concepts, concept) AS item FROM quarter_versions)
-    WHERE list_contains(concepts, concept) AND entity_id IN (SELECT entity_id FROM panel_entities)
+    FROM (
+        -- a concept's own versions, or a metric's (each item its place in the list: a join with panel_items would
+        -- not be pushed into the scan)
+        SELECT * EXCLUDE (metric), list_position(names, coalesce(metric, concept)) AS item FROM quarter_versions
+        WHERE (metric IS NULL AND list_contains(names, concept) OR list_contains(names, metric))
+          AND entity_id IN (SELECT entity_id FROM panel_entities)
+        UNION ALL BY NAME
+        -- a metric's one concept's, for an entity that has none of the metric's own
+        SELECT q.* EXCLUDE (metric), list_position(names, m.metric) AS item
+        FROM quarter_versions q JOIN panel_metrics m USING (concept)
+        ANTI JOIN merged g ON g.entity_id = q.entity_id AND g.metric = m.metric
+        WHERE q.metric IS NULL AND q.concept IN (SELECT concept FROM panel_metrics)
+          AND q.entity_id IN (SELECT entity_id FROM panel_entities))
 ), newest AS (
     -- per date and key, the newest quarter known strictly before the date (with the TTM, the four newest)
     SELECT d.date, v.k, v.ek, max(v.place) AS place, arg_max(v.id, v.period_end) AS id,

@@ -275,7 +275,8 @@ CREATE TABLE IF NOT EXISTS chunk_vectors (
 -- quarters_asof's answer: [known_from, known_until), NULL = still current (sql/versions.sql, computed at load).
 CREATE TABLE IF NOT EXISTS quarter_versions (
     entity_id VARCHAR NOT NULL,
-    concept VARCHAR NOT NULL,
+    concept VARCHAR NOT NULL,           -- a metric's: the concept its filing reported it under
+    metric VARCHAR,                     -- NULL: the concept's own line item; else a metric of two concepts or more
     unit VARCHAR NOT NULL,
     fiscal_year INTEGER NOT NULL,
     fiscal_quarter INTEGER NOT NULL,

@@ -1,7 +1,9 @@
 -- Every version of every discrete fiscal quarter, computed at load (factstore/versions.py runs these blocks, by name,
 -- in the load's transaction, for the entities it touched, listed in _touched): quarter_versions holds each figure
 -- quarters_asof_by_id(t, concepts := [concept]) gives (value not null, mode as_of) with the moments between which
--- it is the answer, [known_from, known_until) (NULL: still current). Each concept is its own line item. The rules
+-- it is the answer, [known_from, known_until) (NULL: still current). Each concept is its own line item (metric
+-- NULL), and so is each metric an entity reports under two concepts or more (metric its name, concept the one the
+-- version's filing reported it under). The rules
 -- are those of sql/macros.sql, read here over intervals of time in one pass rather than at each moment.
 --
 -- How: a quarter's figure at t depends on the fiscal calendar at t (which changes only when a year, half or
@@ -13,18 +15,42 @@
 -- filled, stays filled within a frame); FY - (Q1 + Q2 + Q3) only where FY - 9M does not hold. Intervals are
 -- [from, until), 'infinity' = still current.
 
+-- name: merged
+-- 0. Line items: each concept, and each metric (metric_concepts) of which an entity reports two concepts or more (of
+-- one, the metric's versions are that concept's): its facts merged, for each period the newest filing's figure,
+-- within one filing the first concept's (panel_asof's items).
+CREATE OR REPLACE TEMP TABLE qv_merged AS
+SELECT r.entity_id, m.metric
+FROM (SELECT DISTINCT entity_id, concept FROM reports WHERE entity_id IN (SELECT entity_id FROM _touched)) r
+JOIN (SELECT DISTINCT metric, concept FROM metric_concepts) m USING (concept)
+GROUP BY ALL HAVING count(*) > 1;
+
+-- name: source
+-- The rows of the line items: each report under its concept (metric NULL, rank 0), and under each merged metric it
+-- stands in (rank: its concept's place in the metric).
+CREATE OR REPLACE TEMP VIEW qv_source AS
+SELECT entity_id, concept AS item, NULL::VARCHAR AS metric, concept, 0 AS rank, unit, period_start, period_end, value,
+    filing_id, accepted_at
+FROM reports WHERE entity_id IN (SELECT entity_id FROM _touched)
+UNION ALL
+SELECT r.entity_id, m.metric, m.metric, r.concept, m.rank, r.unit, r.period_start, r.period_end, r.value, r.filing_id,
+    r.accepted_at
+FROM reports r JOIN (SELECT DISTINCT metric, rank, concept FROM metric_concepts) m USING (concept)
+SEMI JOIN qv_merged q ON q.entity_id = r.entity_id AND q.metric = m.metric
+WHERE r.entity_id IN (SELECT entity_id FROM _touched);
+
 -- name: keys
--- 0. Numbers for strings, so the tables below carry no strings (joins and sorts on them cost, and so does writing
--- them): gh for an entity, concept and unit, fid for a filing; two strings of one number are an error (checked).
+-- Numbers for strings, so the tables below carry no strings (joins and sorts on them cost, and so does writing
+-- them): gh for an entity, line item and unit, fid for a filing; two strings of one number are an error (checked).
 CREATE OR REPLACE TEMP TABLE qv_keys AS
 SELECT k.*,
-    -- the unit's place among the concept's units (unit_rank: the reporting currency first, then USD)
-    rank() OVER (PARTITION BY k.entity_id, k.concept ORDER BY unit_rank(k.unit, c.currency)) AS unit_rank
-FROM (SELECT hash(entity_id, concept, unit) AS gh, any_value(entity_id) AS entity_id, any_value(concept) AS concept,
-          any_value(unit) AS unit,
-          -- (a second hash, in another order, differs between two (entity, concept, unit) of one gh)
-          min(hash(unit, concept, entity_id)) <> max(hash(unit, concept, entity_id)) AS collided
-      FROM reports WHERE entity_id IN (SELECT entity_id FROM _touched) GROUP BY 1) k
+    -- the unit's place among the item's units (unit_rank: the reporting currency first, then USD)
+    rank() OVER (PARTITION BY k.entity_id, k.item ORDER BY unit_rank(k.unit, c.currency)) AS unit_rank
+FROM (SELECT hash(entity_id, item, unit) AS gh, any_value(entity_id) AS entity_id, any_value(item) AS item,
+          any_value(metric) AS metric, any_value(unit) AS unit,
+          -- (a second hash, in another order, differs between two (entity, item, unit) of one gh)
+          min(hash(unit, item, entity_id)) <> max(hash(unit, item, entity_id)) AS collided
+      FROM qv_source GROUP BY 1) k
 LEFT JOIN (SELECT * FROM reporting_currencies() WHERE entity_id IN (SELECT entity_id FROM _touched)) c
   USING (entity_id);
 
@@ -43,18 +69,24 @@ SELECT CASE WHEN (SELECT bool_or(collided) FROM qv_keys)
             OR (SELECT count(*) <> count(DISTINCT hash(entity_id)) FROM _touched)
             THEN error('quarter_versions: a hash collision; partition by the keys themselves') ELSE true END AS ok;
 
+-- name: tags
+-- A merged metric's concept in each filing: the first of its concepts the filing reports it under (any period).
+CREATE OR REPLACE TEMP TABLE qv_tags AS
+SELECT hash(entity_id, item, unit) AS gh, hash(filing_id) AS fid, arg_min(concept, rank) AS tag
+FROM qv_source WHERE metric IS NOT NULL GROUP BY ALL;
+
 -- name: facts
 -- 1. Each version of each fact that some label could take, [v_from, v_until); first_seen: its key's first report.
 CREATE OR REPLACE TEMP TABLE qv_facts AS
-SELECT hash(entity_id) AS eh, hash(entity_id, concept, unit) AS gh, is_additive_unit(unit) AS additive, period_start,
+SELECT hash(entity_id) AS eh, hash(entity_id, item, unit) AS gh, is_additive_unit(unit) AS additive, period_start,
     period_end, value, fid, accepted_at AS v_from,
     coalesce(lead(accepted_at) OVER fact, 'infinity'::TIMESTAMP) AS v_until,
     first_value(accepted_at) OVER fact AS first_seen
-FROM (SELECT *, hash(filing_id) AS fid FROM reports
-      WHERE entity_id IN (SELECT entity_id FROM _touched) AND duration_class(period_start, period_end) <> 'other')
+FROM (SELECT *, hash(filing_id) AS fid FROM qv_source WHERE duration_class(period_start, period_end) <> 'other')
 JOIN (SELECT fid, no FROM qv_filings) USING (fid)
--- (partitioned by gh, not the three strings: a fifth faster; ordered by filing_order as a number)
-WINDOW fact AS (PARTITION BY hash(entity_id, concept, unit), period_start, period_end ORDER BY no)
+-- (partitioned by gh, not the three strings: a fifth faster; ordered by filing_order as a number, within a filing
+-- a metric's first concept last, so that it replaces the others within the second)
+WINDOW fact AS (PARTITION BY hash(entity_id, item, unit), period_start, period_end ORDER BY no, rank DESC)
 -- (a version replaced within the same second is never the one known)
 QUALIFY v_until > accepted_at;
 
@@ -330,11 +362,13 @@ WITH pieces AS (
     FROM ends
     WINDOW w AS (PARTITION BY gh ORDER BY period_end DESC ROWS BETWEEN 4 PRECEDING AND 1 PRECEDING)
 )
-SELECT k.entity_id, k.concept, k.unit, fiscal_year, fiscal_quarter, fiscal_year || 'Q' || fiscal_quarter AS fiscal_period,
+SELECT k.entity_id, coalesce(t.tag, k.item) AS concept, k.metric, k.unit, fiscal_year, fiscal_quarter,
+    fiscal_year || 'Q' || fiscal_quarter AS fiscal_period,
     period_start, period_end, value, formula IS NOT NULL AS derived, formula, f.filing_id, f.form, known_at AS accepted_at,
     ['date', 'minute', 'second'][v.prec] AS accepted_precision, t_from AS known_from,
     nullif(t_until, 'infinity'::TIMESTAMP) AS known_until,
     nullif(greatest(t_from, least(t_until, coalesce(c.cut, 'infinity'::TIMESTAMP))), 'infinity'::TIMESTAMP)
         AS newest_until,
     k.unit_rank
-FROM final v JOIN cuts c USING (gh, period_end) JOIN qv_keys k USING (gh) JOIN qv_filings f USING (fid);
+FROM final v JOIN cuts c USING (gh, period_end) JOIN qv_keys k USING (gh) JOIN qv_filings f USING (fid)
+LEFT JOIN qv_tags t USING (gh, fid);

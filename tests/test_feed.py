@@ -209,19 +209,20 @@ def test_iter_panel_yields_each_date_in_order(demo):
         pd.testing.assert_frame_equal(frame, long[long["date"] == when].reset_index(drop=True))
 
 
-@pytest.mark.parametrize(("names", "budget"), [(["NetIncomeLoss", "revenue"], "BATCH_CELLS"),  # (panel_asof)
-                                              (["NetIncomeLoss", "Assets"], "VERSION_CELLS")])  # (panel_versions)
-def test_iter_panel_and_the_arrow_stream_compute_a_batch_of_dates_at_a_time(demo, monkeypatch, names, budget):
+@pytest.mark.parametrize(("mode", "budget"), [("first", "BATCH_CELLS"),  # (panel_asof)
+                                             ("as_of", "VERSION_CELLS")])  # (panel_versions)
+def test_iter_panel_and_the_arrow_stream_compute_a_batch_of_dates_at_a_time(demo, monkeypatch, mode, budget):
     data, store = demo
+    names = ["NetIncomeLoss", "revenue"]
     tickers = list(data.documents["ticker"].unique()[:4])
     dates = ["2019-05-01", "2020-02-01", "2020-08-01", "2021-05-01", "2022-01-01"]
-    long = store.panel(tickers, names, dates, ttm=True)
+    long = store.panel(tickers, names, dates, ttm=True, mode=mode)
     answered = []
     answer = feed._answer
     monkeypatch.setattr(feed, "_answer", lambda db, params, moments, *a: answered.append(moments)
                         or answer(db, params, moments, *a))
     monkeypatch.setattr(feed, budget, 2 * len(tickers) * 2)  # two dates a batch
-    frames = store.iter_panel(tickers, names, dates, ttm=True)
+    frames = store.iter_panel(tickers, names, dates, ttm=True, mode=mode)
     first_date, first = next(frames)
     assert len(answered) == 1 and len(answered[0]) == 2  # the later dates wait for the loop to reach them
     seen = [(first_date, first), *frames]
@@ -231,22 +232,22 @@ def test_iter_panel_and_the_arrow_stream_compute_a_batch_of_dates_at_a_time(demo
     # named twice, apart, included
     named = [*tickers, tickers[0].lower()]
     monkeypatch.setattr(feed, budget, 10**9)
-    whole = store.panel(named, names, dates, ttm=True)
+    whole = store.panel(named, names, dates, ttm=True, mode=mode)
     monkeypatch.setattr(feed, budget, len(dates) * 2)  # an entity a run
     answered.clear()
-    pd.testing.assert_frame_equal(store.panel(named, names, dates, ttm=True), whole)
+    pd.testing.assert_frame_equal(store.panel(named, names, dates, ttm=True, mode=mode), whole)
     assert len(answered) == len(tickers)
     assert whole.loc[whole["date"] == whole["date"].min(), "ticker"].drop_duplicates().tolist() == named
-    aged = store.panel(tickers, names, dates, ttm=True, max_age=100)
+    aged = store.panel(tickers, names, dates, ttm=True, max_age=100, mode=mode)
     assert aged.attrs["left_out"] == int((long["age_days"] > 100).sum()) > 0
     for when, frame in seen:
         pd.testing.assert_frame_equal(frame, long[long["date"] == when].reset_index(drop=True))
     monkeypatch.setattr(feed, budget, 2 * len(tickers) * 2)
     answered.clear()
-    reader = store.panel_arrow(tickers, names, dates, ttm=True, stream=True)
+    reader = store.panel_arrow(tickers, names, dates, ttm=True, stream=True, mode=mode)
     assert isinstance(reader, pa.RecordBatchReader) and len(answered) == 1
     streamed = reader.read_all()
-    assert streamed.equals(store.panel_arrow(tickers, names, dates, ttm=True))
+    assert streamed.equals(store.panel_arrow(tickers, names, dates, ttm=True, mode=mode))
     # a derived metric and the wide form come through the frames, batch by batch alike, a first batch of nothing
     # known included
     early = ["2009-01-01", "2010-01-01", *dates]
@@ -277,15 +278,15 @@ def test_the_sql_macro_gives_the_same_answer(demo):
     assert everyone.iloc[0, 0] == len(tickers)
 
 
-@pytest.mark.parametrize("names", [["NetIncomeLoss", "Assets"], ["revenue", "Assets"]])
-def test_entities_in_batches_give_the_same_panel(demo, monkeypatch, names):
+@pytest.mark.parametrize("mode", ["as_of", "first"])
+def test_entities_in_batches_give_the_same_panel(demo, monkeypatch, mode):
     data, store = demo
     tickers = list(data.documents["ticker"].unique())
     tickers = [*tickers[:3], tickers[0].lower(), *tickers[3:]]  # two names of one entity, in different batches
-    args = (tickers, names, ["2019-07-01", "2021-01-01", "2023-06-30"])
-    whole = store.panel(*args, ttm=True)
+    args = (tickers, ["NetIncomeLoss", "Assets"], ["2019-07-01", "2021-01-01", "2023-06-30"])
+    whole = store.panel(*args, ttm=True, mode=mode)
     monkeypatch.setattr(feed, "BATCH", 2)
-    pd.testing.assert_frame_equal(store.panel(*args, ttm=True), whole)
+    pd.testing.assert_frame_equal(store.panel(*args, ttm=True, mode=mode), whole)
     assert len(whole) == 3 * len(tickers) * 2 and set(whole["ticker"]) == set(tickers)
 
 
