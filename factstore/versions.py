@@ -17,25 +17,29 @@ SQL = statements("versions.sql")
 # the rules the versions are computed by: versions computed by other ones are computed again
 MADE_BY = hashlib.sha256((sql_text("versions.sql") + sql_text("macros.sql")
                           + repr(vocabulary.metric_concepts())).encode()).hexdigest()[:16]
+# entities computed at once
+CHUNK = 500
 _TEMP = ("_touched", "qv_merged", "qv_tags", "qv_keys", "qv_filings", "qv_facts", "qv_epochs", "qv_calendars",
          "qv_frames", "qv_parts", "qv_contested", "qv_winners", "qv_contested_parts", "qv_groups", "qv_derived")
 
 
 def refresh(db: Db, entity_ids: Iterable[str] | None = None) -> None:
-    """Compute anew the quarter_versions of these entities (None: every entity), inside the caller's transaction."""
-    ids = sorted(set(entity_ids)) if entity_ids is not None else None
-    if ids == []:
+    """Compute anew the quarter_versions of these entities (None: every entity), inside the caller's transaction,
+    CHUNK entities at a time (memory follows a chunk, not the store)."""
+    ids = sorted(set(entity_ids) if entity_ids is not None else {e for (e,) in db.all(
+        "SELECT entity_id FROM reports UNION SELECT entity_id FROM quarter_versions")})
+    if not ids:
         return
-    db.all("CREATE OR REPLACE TEMP TABLE _touched AS SELECT unnest(?::VARCHAR[]) AS entity_id" if ids is not None
-           else "CREATE OR REPLACE TEMP TABLE _touched AS SELECT entity_id FROM reports UNION "
-                "SELECT entity_id FROM quarter_versions", [ids] if ids is not None else None)
-    try:
-        for statement in SQL.values():
-            db.all(statement)
-    finally:
-        db.all("DROP VIEW IF EXISTS qv_source")
-        for name in _TEMP:
-            db.all(f"DROP TABLE IF EXISTS {name}")  # ours
+    for lo in range(0, len(ids), CHUNK):
+        db.all("CREATE OR REPLACE TEMP TABLE _touched AS SELECT unnest(?::VARCHAR[]) AS entity_id",
+               [ids[lo:lo + CHUNK]])
+        try:
+            for statement in SQL.values():
+                db.all(statement)
+        finally:
+            db.all("DROP VIEW IF EXISTS qv_source")
+            for name in _TEMP:
+                db.all(f"DROP TABLE IF EXISTS {name}")  # ours
     db.all("DELETE FROM quarter_versions_digest")
     db.all("INSERT INTO quarter_versions_digest VALUES (?)", [MADE_BY])
 

@@ -1099,6 +1099,8 @@ MUTANTS: list[Mutant] = [
     Mutant("panel_versions takes a name given twice", "factstore/feed.py",
            "if None not in sources and len(set(sources)) == len(sources) else None",
            "if None not in sources else None", ("tests/test_feed.py",)),
+    Mutant("a refresh of every entity computes its first chunk only", "factstore/versions.py",
+           "    for lo in range(0, len(ids), CHUNK):", "    for lo in range(0, min(len(ids), 1), CHUNK):", VERSIONS),
     Mutant("panel_versions' unit the last by unit_rank", "sql/panel.sql",
            "* 1024 - unit_rank AS place", "* 1024 + unit_rank AS place", ("tests/test_fundamentals.py",)),
 ]

@@ -234,9 +234,15 @@ WITH panel_dates AS (
           ELSE error('panel_versions: a name given twice; give each once') END
 ), panel_metrics AS (
     SELECT DISTINCT metric, concept FROM metric_concepts WHERE name = metric AND list_contains(names, metric)
+), candidates AS MATERIALIZED (
+    -- (one scan of the table) the versions of the names' concepts and metrics, and of the metrics' concepts
+    SELECT * FROM quarter_versions
+    WHERE (list_contains(names, concept) OR list_contains(names, metric)
+           OR concept IN (SELECT concept FROM panel_metrics))
+      AND entity_id IN (SELECT entity_id FROM panel_entities)
 ), merged AS (
     -- the metrics an entity has versions of its own of (it reports two of their concepts or more)
-    SELECT DISTINCT entity_id, metric FROM quarter_versions WHERE list_contains(names, metric)
+    SELECT DISTINCT entity_id, metric FROM candidates WHERE metric IS NOT NULL
 ), versions AS MATERIALIZED (
     -- the versions a date may read as the newest four, each numbered, with its key (k: entity, item and unit; ek:
     -- entity and item) and its place among the key's units at one period end (newest period first, then unit_rank)
@@ -246,18 +252,15 @@ WITH panel_dates AS (
         filing_id, form, accepted_at, accepted_precision, known_from,
         coalesce(newest_until, 'infinity'::TIMESTAMP) AS newest_until
     FROM (
-        -- a concept's own versions, or a metric's (each item its place in the list: a join with panel_items would
-        -- not be pushed into the scan)
-        SELECT * EXCLUDE (metric), list_position(names, coalesce(metric, concept)) AS item FROM quarter_versions
-        WHERE (metric IS NULL AND list_contains(names, concept) OR list_contains(names, metric))
-          AND entity_id IN (SELECT entity_id FROM panel_entities)
+        -- a concept's own versions, or a metric's (each item its place in the list)
+        SELECT * EXCLUDE (metric), list_position(names, coalesce(metric, concept)) AS item FROM candidates
+        WHERE metric IS NULL AND list_contains(names, concept) OR list_contains(names, metric)
         UNION ALL BY NAME
         -- a metric's one concept's, for an entity that has none of the metric's own
         SELECT q.* EXCLUDE (metric), list_position(names, m.metric) AS item
-        FROM quarter_versions q JOIN panel_metrics m USING (concept)
+        FROM candidates q JOIN panel_metrics m USING (concept)
         ANTI JOIN merged g ON g.entity_id = q.entity_id AND g.metric = m.metric
-        WHERE q.metric IS NULL AND q.concept IN (SELECT concept FROM panel_metrics)
-          AND q.entity_id IN (SELECT entity_id FROM panel_entities))
+        WHERE q.metric IS NULL)
 ), newest AS (
     -- per date and key, the newest quarter known strictly before the date (with the TTM, the four newest)
     SELECT d.date, v.k, v.ek, max(v.place) AS place, arg_max(v.id, v.period_end) AS id,

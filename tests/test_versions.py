@@ -239,9 +239,10 @@ def test_panel_versions_refuses_what_it_cannot_answer(course_data):
                                   {"c": concepts, "p": period}).fetchall()
 
 
-def test_real_versions_loaded_one_company_at_a_time_equal_all_at_once(built):
+def test_real_versions_loaded_one_company_at_a_time_equal_all_at_once(built, monkeypatch):
     """The store loads the eight companies one at a time, each load computing its own company's versions: all of
-    them computed again at once give the same table."""
+    them computed again at once, three entities a chunk, give the same table."""
+    monkeypatch.setattr(versions, "CHUNK", 3)
     with factstore.open(built("eight-companies")) as store:
         before = table(store)
         with store.db.transaction():
