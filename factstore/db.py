@@ -186,7 +186,9 @@ class Db:
         fewer columns is dropped, to be made and computed anew."""
         if self.one("""SELECT count(*) = 1 FROM duckdb_tables() WHERE table_name = 'quarter_versions'
                        AND NOT EXISTS (SELECT 1 FROM duckdb_columns() WHERE table_name = 'quarter_versions'
-                                       AND column_name = 'metric')""")[0]:
+                                       AND column_name = 'metric')
+                       OR EXISTS (SELECT 1 FROM duckdb_columns() WHERE table_name = 'quarter_versions'
+                                  AND column_name = 'form')""")[0]:
             self.all("DROP TABLE quarter_versions")
             self.all("DROP TABLE IF EXISTS quarter_versions_digest")
         old = self.one("""SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'filings'

@@ -248,8 +248,8 @@ WITH panel_dates AS (
     -- entity and item) and its place among the key's units at one period end (newest period first, then unit_rank)
     SELECT row_number() OVER () AS id, hash(entity_id, item, unit) AS k, hash(entity_id, item) AS ek,
         date_diff('day', DATE '1900-01-01', period_end) * 1024 - unit_rank AS place, item, entity_id, concept, unit,
-        fiscal_period, fiscal_year * 4 + fiscal_quarter AS quarter_no, period_start, period_end, value, derived,
-        filing_id, form, accepted_at, accepted_precision, known_from,
+        fiscal_year, fiscal_quarter, fiscal_year * 4 + fiscal_quarter AS quarter_no, period_start, period_end, value,
+        derived, filing_id, accepted_at, accepted_precision, known_from,
         coalesce(newest_until, 'infinity'::TIMESTAMP) AS newest_until
     FROM (
         -- a concept's own versions, or a metric's (each item its place in the list)
@@ -283,10 +283,12 @@ WITH panel_dates AS (
     FROM chosen n JOIN versions v ON v.id = n.id
     LEFT JOIN ttms t ON t.date = n.date AND t.ek = n.ek
 )
-SELECT d.date, e.entity_id, i.item, i.concept, c.concept AS tag, c.unit, c.fiscal_period,
+SELECT d.date, e.entity_id, i.item, i.concept, c.concept AS tag, c.unit,
+    c.fiscal_year || 'Q' || c.fiscal_quarter AS fiscal_period,
     CASE WHEN period = 'ttm' AND c.period_start IS NOT NULL THEN c.ttm.start ELSE c.period_start END AS period_start,
     c.period_end,
     CASE WHEN period = 'ttm' AND c.period_start IS NOT NULL THEN c.ttm.value ELSE c.value END AS value,
-    c.accepted_at, c.accepted_precision, c.derived, c.ttm.value AS ttm, c.filing_id, c.form
+    c.accepted_at, c.accepted_precision, c.derived, c.ttm.value AS ttm, c.filing_id, f.form
 FROM panel_dates d CROSS JOIN panel_entities e CROSS JOIN panel_items i
-LEFT JOIN cells c ON c.date = d.date AND c.ek = hash(e.entity_id, i.item);
+LEFT JOIN cells c ON c.date = d.date AND c.ek = hash(e.entity_id, i.item)
+LEFT JOIN filings f ON f.filing_id = c.filing_id;

@@ -280,14 +280,12 @@ CREATE TABLE IF NOT EXISTS quarter_versions (
     unit VARCHAR NOT NULL,
     fiscal_year INTEGER NOT NULL,
     fiscal_quarter INTEGER NOT NULL,
-    fiscal_period VARCHAR NOT NULL,
     period_start DATE,                  -- NULL for a balance (an instant at the quarter's end)
     period_end DATE NOT NULL,
     value DOUBLE NOT NULL,
     derived BOOLEAN NOT NULL,
     formula VARCHAR,                    -- 'FY - 9M', 'H1 - Q1', '9M - H1', 'FY - (Q1 + Q2 + Q3)'; NULL: reported
-    filing_id VARCHAR NOT NULL,         -- the filing of its newest part
-    form VARCHAR NOT NULL,
+    filing_id VARCHAR NOT NULL,         -- the filing of its newest part (its form: filings')
     accepted_at TIMESTAMP NOT NULL,     -- its newest part's acceptance
     accepted_precision VARCHAR NOT NULL, -- the coarsest of its parts' filings'
     known_from TIMESTAMP NOT NULL,

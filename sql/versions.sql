@@ -324,15 +324,16 @@ WITH pieces AS (
 ), bounded AS (
     SELECT * EXCLUDE (f_from, f_until),
         (t_from = f_from AND f_from > '-infinity'::TIMESTAMP) OR (t_until = f_until AND f_until < 'infinity'::TIMESTAMP)
-            AS bound,
-        {'s': period_start, 'e': period_end, 'v': value, 'f': formula, 'k': known_at, 'i': fid, 'p': prec} AS figure
+            AS bound
     FROM pieces
 ), linked AS (
     -- at frames' bounds: whether a piece continues the one before with the same figure, or is so continued
     SELECT *,
         coalesce(lag(figure) OVER w IS NOT DISTINCT FROM figure AND lag(t_until) OVER w = t_from, false) AS continues,
         coalesce(lead(figure) OVER w IS NOT DISTINCT FROM figure AND lead(t_from) OVER w = t_until, false) AS continued
-    FROM bounded WHERE bound
+    FROM (SELECT *, {'s': period_start, 'e': period_end, 'v': value, 'f': formula, 'k': known_at, 'i': fid,
+                     'p': prec} AS figure
+          FROM bounded WHERE bound)
     WINDOW w AS (PARTITION BY gh, fiscal_year, fiscal_quarter ORDER BY t_from)
 ), runs AS (
     -- a run's first piece takes its last one's end
@@ -341,7 +342,7 @@ WITH pieces AS (
                       ELSE t_until END AS t_until)
     FROM linked WHERE NOT (continues AND continued)
 ), final AS (
-    SELECT * FROM (SELECT * EXCLUDE (bound, figure) FROM bounded WHERE NOT bound
+    SELECT * FROM (SELECT * EXCLUDE (bound) FROM bounded WHERE NOT bound
                    UNION ALL BY NAME
                    SELECT * EXCLUDE (bound, figure, continues, continued) FROM runs WHERE NOT continues)
 ), islands AS (
@@ -363,8 +364,7 @@ WITH pieces AS (
     WINDOW w AS (PARTITION BY gh ORDER BY period_end DESC ROWS BETWEEN 4 PRECEDING AND 1 PRECEDING)
 )
 SELECT k.entity_id, coalesce(t.tag, k.item) AS concept, k.metric, k.unit, fiscal_year, fiscal_quarter,
-    fiscal_year || 'Q' || fiscal_quarter AS fiscal_period,
-    period_start, period_end, value, formula IS NOT NULL AS derived, formula, f.filing_id, f.form, known_at AS accepted_at,
+    period_start, period_end, value, formula IS NOT NULL AS derived, formula, f.filing_id, known_at AS accepted_at,
     ['date', 'minute', 'second'][v.prec] AS accepted_precision, t_from AS known_from,
     nullif(t_until, 'infinity'::TIMESTAMP) AS known_until,
     nullif(greatest(t_from, least(t_until, coalesce(c.cut, 'infinity'::TIMESTAMP))), 'infinity'::TIMESTAMP)
