@@ -2,9 +2,9 @@
 many dates.
 
 The answer comes from a table macro of sql/panel.sql in one set-based query: `panel_versions` (a range join against
-the versions computed at load) where each name is one concept in mode as_of, else `panel_asof` (one call per batch
-of entities); this module resolves names, passes dates and shapes the result (long, wide, Arrow, or one frame per
-date).
+the versions computed at load) where each name is a concept or a metric of concepts in mode as_of (quarters or TTM),
+else `panel_asof` (one call per batch of entities); this module resolves names, passes dates and shapes the result
+(long, wide, Arrow, or one frame per date).
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ BATCH = 1000
 # panel_arrow(stream=True) runs of dates; memory follows the run (1,000 companies x 10 tags x 120 month ends: one run
 # 3.9 GB, runs of 500,000 cells 2.2 GB, 200,000 1.5 GB; the time within the machine's noise at 500,000)
 BATCH_CELLS = 300_000
-# cells computed at once from the versions (panel_versions): its memory grows more slowly, and each run scans the
-# versions table once (3,000 companies x 10 tags x 120 month ends, 3.6M cells: one run, 2.3 GB)
+# cells computed at once from the versions (panel_versions): each run scans the versions table once (3,000 companies x
+# 10 tags x 120 month ends, 3.6M cells: one run, 5.3 s, 5.9 GB peak, most of it DuckDB's cache of the scanned pages)
 VERSION_CELLS = 4_000_000
 
 
