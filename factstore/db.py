@@ -182,15 +182,8 @@ class Db:
 
     def _migrate(self) -> None:
         """Bring a store an earlier version wrote up to this schema where CREATE ... IF NOT EXISTS cannot: a filings
-        table whose precision check predates 'minute' is rebuilt under the new one, rows kept; a quarter_versions of
-        fewer columns is dropped, to be made and computed anew."""
-        if self.one("""SELECT count(*) = 1 FROM duckdb_tables() WHERE table_name = 'quarter_versions'
-                       AND NOT EXISTS (SELECT 1 FROM duckdb_columns() WHERE table_name = 'quarter_versions'
-                                       AND column_name = 'metric')
-                       OR EXISTS (SELECT 1 FROM duckdb_columns() WHERE table_name = 'quarter_versions'
-                                  AND column_name = 'form')""")[0]:
-            self.all("DROP TABLE quarter_versions")
-            self.all("DROP TABLE IF EXISTS quarter_versions_digest")
+        table whose precision check predates 'minute' is rebuilt under the new one, rows kept (quarter_versions of
+        another shape: versions.kept makes them anew)."""
         old = self.one("""SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'filings'
                           AND constraint_type = 'CHECK' AND constraint_text NOT LIKE '%minute%'""")[0]
         if old:

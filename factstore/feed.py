@@ -176,14 +176,14 @@ def _answer(db: Db, params: dict[str, Any], moments: list[datetime], shape: dict
     return _with_derived(out, shape, ttm)
 
 
-def _from_versions(params: dict[str, Any]) -> bool:
+def versions_read(params: dict[str, Any]) -> bool:
     """Whether quarter_versions holds the panel's cells: mode as_of, quarters or TTM, each name a line item there."""
     return params["mode"] == "as_of" and params["period"] in ("quarter", "ttm") and params["sources"] is not None
 
 
 def _cells(params: dict[str, Any]) -> int:
     """The cells a run computes: VERSION_CELLS from the versions, else BATCH_CELLS."""
-    return VERSION_CELLS if _from_versions(params) else BATCH_CELLS
+    return VERSION_CELLS if versions_read(params) else BATCH_CELLS
 
 
 def _frame(rel: duckdb.DuckDBPyRelation) -> pd.DataFrame:
@@ -310,7 +310,7 @@ def _query(params: dict[str, Any], ttm: bool, dates_view: str) -> str:
     """The panel query: panel_versions where each name is a line item of quarter_versions in mode as_of (read from
     the versions computed at load), else panel_asof for the distinct entities ($entities) in batches of BATCH; with
     the tickers and the names as given, in the order given."""
-    if _from_versions(params):
+    if versions_read(params):
         panels = (f"SELECT * FROM panel_versions('{dates_view}', $sources, entities := $entities, period := $period, "
                   f"with_ttm := {str(ttm or params['period'] == 'ttm').lower()})")
     else:

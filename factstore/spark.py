@@ -1,11 +1,13 @@
 """Spark over a published snapshot: the backtest panel and the as-of facts of every entity, computed by Spark
 partitioned by entity.
 
-The point-in-time rules are stated once, in sql/macros.sql and sql/panel.sql: the snapshot's Parquet rows are read
-by Spark and hash-partitioned by entity_id (an entity's rows all land in one partition), and each partition is
-answered by the same macros (`panel_asof`, `facts_asof`) in its own in-memory DuckDB (one thread: Spark runs the
-partitions in parallel), over tables made by sql/schema.sql and filled with that partition's rows. Names are
-resolved on the driver by the snapshot's store, so the errors are the store's.
+The point-in-time rules are stated once, in sql/: the snapshot's Parquet rows are read by Spark and
+hash-partitioned by entity_id (an entity's rows all land in one partition), and each partition is answered by the
+store's own macros in its own in-memory DuckDB (one thread: Spark runs the partitions in parallel), over tables made
+by sql/schema.sql and filled with that partition's rows. A panel the store reads from the versions computed at load
+(mode as_of, quarters or TTM, of concepts and metrics) is read from the snapshot's `quarter_versions` by
+`panel_versions`, its one range join; any other by `panel_asof` from the reports; `facts_asof` by `facts_asof`.
+Names are resolved on the driver by the snapshot's store, so the errors are the store's.
 
 The DataFrames are lazy: they read the snapshot's files when an action runs, so a snapshot pruned in between
 (`publish(..., keep=...)`) can no longer be read; the next snapshot is not read until `panel`/`facts_asof` is
@@ -101,22 +103,36 @@ def panel(spark: SparkSession, target: str | Path, tickers: Iterable[str | int],
     with _snapshot(target) as store:
         params, moments, shape = feed.inputs(store.db, tickers, concepts, dates, mode, period=period)
         snapshot = store.snapshot
+        metric_concepts = store.db.con.sql("SELECT * FROM metric_concepts").to_arrow_table()
     if shape["derived"]:
         raise ValueError(f"spark.panel: {', '.join(shape['derived'])} is derived: store.panel derives it")
     entities = params["entities"]
     wanted = F.broadcast(spark.createDataFrame([(e,) for e in entities], "entity_id STRING"))
-    tables = {  # the entities as a semi-join: an isin of thousands of names takes seconds to build through py4j
-        "reports": spark.read.parquet(str(snapshot / "reports")).where(F.col("concept").isin(params["concepts"]))
-        .join(wanted, "entity_id", "left_semi"),
-        "entity_periods": spark.read.parquet(str(snapshot / "entity_periods")).join(wanted, "entity_id", "left_semi"),
-        "filings": spark.read.parquet(str(snapshot / "filings")).join(wanted, "entity_id", "left_semi"),
-        "entities": wanted,
-    }
-    answer = _Partition(
-        {t: df.columns for t, df in tables.items()},
-        f"SELECT * FROM panel_asof('{DATES}', $concepts, mode := $mode, items := $items, period := $period)",
-        {k: params[k] for k in ("concepts", "mode", "items", "period")}, to_arrow_schema(panel_asof),
-        pa.table({"date": pa.array(moments, pa.timestamp("us"))}))
+    dates = pa.table({"date": pa.array(moments, pa.timestamp("us"))})
+
+    def read(table: str) -> DataFrame:
+        """The snapshot table's rows of the entities (a semi-join: an isin of thousands of names takes seconds to
+        build through py4j)."""
+        return spark.read.parquet(str(snapshot / table)).join(wanted, "entity_id", "left_semi")
+
+    tables = {"filings": read("filings"), "entities": wanted}
+    if feed.versions_read(params):
+        sources = params["sources"]
+        tables["quarter_versions"] = read("quarter_versions").where(
+            F.col("concept").isin(params["concepts"]) | F.col("metric").isin(sources))
+        answer = _Partition(
+            {t: df.columns for t, df in tables.items()},
+            f"SELECT * FROM panel_versions('{DATES}', $sources, period := $period, with_ttm := $with_ttm)",
+            {"sources": sources, "period": params["period"], "with_ttm": ttm or params["period"] == "ttm"},
+            to_arrow_schema(panel_asof), {DATES: dates, "metric_concepts": metric_concepts})
+    else:
+        tables |= {"reports": read("reports").where(F.col("concept").isin(params["concepts"])),
+                   "entity_periods": read("entity_periods")}
+        answer = _Partition(
+            {t: df.columns for t, df in tables.items()},
+            f"SELECT * FROM panel_asof('{DATES}', $concepts, mode := $mode, items := $items, period := $period)",
+            {k: params[k] for k in ("concepts", "mode", "items", "period")}, to_arrow_schema(panel_asof),
+            {DATES: dates})
     rows = _by_entity(tables, partitions or _partitions(spark, len(entities))).mapInArrow(answer, panel_asof)
     given = spark.createDataFrame(list(zip(params["entity_ids"], params["tickers"], params["t_no"], strict=True)),
                                   "entity_id STRING, ticker STRING, t_no INT")
@@ -184,7 +200,7 @@ class _Partition:
     query: str
     params: dict[str, Any]
     schema: pa.Schema
-    dates: pa.Table | None = None  # the panel's dates, as the table DATES
+    given: dict[str, pa.Table] | None = None  # tables every partition is given whole: the panel's dates (DATES), ...
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         batches = [b for b in batches if b.num_rows]
@@ -198,8 +214,13 @@ class _Partition:
                 names = ", ".join(columns)  # table and columns: the snapshot's, from sql/schema.sql
                 con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM _rows WHERE {TABLE} = ?", [table])
             con.unregister("_rows")
-            if self.dates is not None:
-                con.register(DATES, self.dates)
+            for table, rows in (self.given or {}).items():
+                if table == DATES:
+                    con.register(DATES, rows)
+                else:  # (a table of sql/schema.sql)
+                    con.register("_given", rows)
+                    con.execute(f"INSERT INTO {table} SELECT * FROM _given")
+                    con.unregister("_given")
             for batch in con.sql(self.query, params=self.params).to_arrow_reader():
                 yield batch.cast(self.schema)
         finally:

@@ -37,8 +37,12 @@ def open_store(path: str | Path | None = None, *, read_only: bool = False, creat
     through the store cannot read or write other files (COPY, ATTACH, read_csv...) unless
     external_access=True. A folder that a store was published into (store.publish) opens its current
     snapshot, read only: the reader keeps that snapshot while newer ones are published."""
-    return FactStore(versions.kept(entity_names.kept(open_db(path, read_only=read_only, create=create,
-                                                             external_access=external_access))))
+    db = open_db(path, read_only=read_only, create=create, external_access=external_access)
+    try:
+        return FactStore(versions.kept(entity_names.kept(db)))
+    except BaseException:  # (refused, or failed bringing it up to date: closed, so it can be opened again)
+        db.close()
+        raise
 
 
 class FactStore:

@@ -4,32 +4,37 @@ inside its transaction, write their rows of quarter_versions anew."""
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from factstore import vocabulary
+from factstore.errors import FactstoreError
 from factstore.resources import sql_text, statements
 
 if TYPE_CHECKING:
     from factstore.db import Db
 
 SQL = statements("versions.sql")
-# the rules the versions are computed by: versions computed by other ones are computed again
-MADE_BY = hashlib.sha256((sql_text("versions.sql") + sql_text("macros.sql")
+# the table's definition (schema.sql's), made anew with the versions when the rules change
+TABLE = re.search(r"^CREATE TABLE IF NOT EXISTS quarter_versions \(.*?^\);", sql_text("schema.sql"),
+                  re.MULTILINE | re.DOTALL).group(0)
+# the rules the versions are computed by and the table they fill: versions computed by other ones are computed again
+MADE_BY = hashlib.sha256((TABLE + sql_text("versions.sql") + sql_text("macros.sql")
                           + repr(vocabulary.metric_concepts())).encode()).hexdigest()[:16]
 # entities computed at once
 CHUNK = 500
+# DuckDB's memory while every entity's versions are computed anew (its cache of pages otherwise grows to most of the
+# machine's: 3,000 companies, 42M facts, peak 19.8 GB of the process)
+RECOMPUTE_MEMORY = 2**30
 _TEMP = ("_touched", "qv_merged", "qv_tags", "qv_keys", "qv_filings", "qv_facts", "qv_epochs", "qv_calendars",
          "qv_frames", "qv_parts", "qv_contested", "qv_winners", "qv_contested_parts", "qv_groups", "qv_derived")
 
 
-def refresh(db: Db, entity_ids: Iterable[str] | None = None) -> None:
-    """Compute anew the quarter_versions of these entities (None: every entity), inside the caller's transaction,
-    CHUNK entities at a time (memory follows a chunk, not the store)."""
-    ids = sorted(set(entity_ids) if entity_ids is not None else {e for (e,) in db.all(
-        "SELECT entity_id FROM reports UNION SELECT entity_id FROM quarter_versions")})
-    if not ids:
-        return
+def refresh(db: Db, entity_ids: Iterable[str]) -> None:
+    """Compute anew the quarter_versions of these entities, inside the caller's transaction, CHUNK entities at a
+    time (memory follows a chunk, not the store)."""
+    ids = sorted(set(entity_ids))
     for lo in range(0, len(ids), CHUNK):
         db.all("CREATE OR REPLACE TEMP TABLE _touched AS SELECT unnest(?::VARCHAR[]) AS entity_id",
                [ids[lo:lo + CHUNK]])
@@ -40,15 +45,32 @@ def refresh(db: Db, entity_ids: Iterable[str] | None = None) -> None:
             db.all("DROP VIEW IF EXISTS qv_source")
             for name in _TEMP:
                 db.all(f"DROP TABLE IF EXISTS {name}")  # ours
-    db.all("DELETE FROM quarter_versions_digest")
-    db.all("INSERT INTO quarter_versions_digest VALUES (?)", [MADE_BY])
 
 
 def kept(db: Db) -> Db:
-    """A store just opened, its quarter_versions computed again if this code's rules did not compute them (opened
-    for writing)."""
-    if not db.read_only and db.one("SELECT digest FROM quarter_versions_digest") != (MADE_BY,) \
-            and db.one("SELECT EXISTS (SELECT 1 FROM reports)")[0]:  # (a new store has none to compute)
+    """A store just opened, with quarter_versions these rules computed: opened for writing, made and computed anew
+    where other rules computed them (an older store's table may have other columns); opened read only, refused."""
+    if db.one("SELECT digest FROM quarter_versions_digest") == (MADE_BY,):
+        return db
+    ids = [e for (e,) in db.all("SELECT DISTINCT entity_id FROM reports ORDER BY 1")]
+    if db.read_only:
+        if ids:
+            fix = ("publish it again from its store, opened once for writing by this version" if db.snapshot else
+                   "open it once for writing to compute them anew (factstore.open(path), or "
+                   "`factstore sql 'SELECT 1' --write --db PATH`)")
+            raise FactstoreError(f"{db.snapshot or db.path}: its versions of the figures were computed by another "
+                                 f"version of factstore's rules; {fix}")
+        return db
+    with db.memory_capped(RECOMPUTE_MEMORY):
         with db.transaction():
-            refresh(db)
+            db.all("DROP TABLE quarter_versions")
+            db.all(TABLE)
+        # a transaction a chunk (one for all holds every chunk's rows in memory): nobody else reads the store while
+        # it opens for writing, and until the last the digest says the versions are not these rules'
+        for lo in range(0, len(ids), CHUNK):
+            with db.transaction():
+                refresh(db, ids[lo:lo + CHUNK])
+        with db.transaction():
+            db.all("DELETE FROM quarter_versions_digest")
+            db.all("INSERT INTO quarter_versions_digest VALUES (?)", [MADE_BY])
     return db

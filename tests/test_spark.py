@@ -5,6 +5,7 @@ and names and targets are refused as the store refuses them. Local Spark, one se
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
@@ -85,7 +86,7 @@ def assert_same_panel(spark, target, tickers, concepts, dates, **kwargs) -> pa.T
     frame = fs.panel(spark, target, tickers, concepts, dates, **kwargs)
     got = frame.toArrow()
     want_frame, want = store_panel(target, tickers, concepts, dates, ttm=kwargs.get("ttm", False),
-                                   mode=kwargs.get("mode", "as_of"))
+                                   mode=kwargs.get("mode", "as_of"), period=kwargs.get("period", "quarter"))
     kinds = {f.name: type(f.dataType) for f in frame.schema.fields}
     assert kinds == {"date": T.TimestampNTZType, "ticker": T.StringType, "concept": T.StringType,
                      "tag": T.StringType, "unit": T.StringType, "fiscal_period": T.StringType,
@@ -114,6 +115,24 @@ def test_the_demo_panel_equals_the_stores_on_every_cell(spark, demo, ttm, mode, 
     assert pc.sum(pc.is_valid(got["value"])).as_py() > 1000
     if ttm:
         assert pc.sum(pc.is_valid(got["ttm"])).as_py() > 100
+
+
+@pytest.mark.parametrize(("ttm", "period"), [(False, "quarter"), (True, "quarter"), (True, "ttm")])
+def test_a_panel_of_metrics_is_read_from_the_snapshots_versions(spark, demo, ttm, period):
+    """Concepts and metrics (one merged from two concepts where a company reports both) in mode as_of: the
+    partitions read the snapshot's quarter_versions, not its reports, and give the store's cells."""
+    target, data = demo
+    tickers = sorted(data.documents["ticker"].unique())
+    accepted = data.documents["ts_presentacion"].dt.tz_convert("UTC").dt.tz_localize(None)
+    dates = [*pd.date_range("2017-01-31", "2024-06-30", freq="ME"), *accepted.iloc[::5]]
+    names = ["revenue", "net_income", "Assets", "EarningsPerShareBasic"]
+    read = {Path(f).parent.name for f in fs.panel(spark, target, tickers, names, dates, ttm=ttm,
+                                                   period=period).inputFiles()}
+    assert "quarter_versions" in read and "reports" not in read
+    with factstore.open(target) as store:
+        assert store.sql("SELECT count(*) AS n FROM quarter_versions WHERE metric = 'revenue'")["n"][0] > 0
+    got = assert_same_panel(spark, target, tickers, names, dates, ttm=ttm, period=period)
+    assert pc.sum(pc.is_valid(got["value"])).as_py() > 1000
 
 
 @pytest.mark.parametrize("ttm", [False, True])

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import factstore
 from factstore import versions
 from factstore.demo.data import generate
+from factstore.errors import FactstoreError
 from tests import oracle
 from tests.helpers import examples as hypothesis_budget
 from tests.helpers import reset
@@ -171,9 +172,11 @@ def test_a_load_recomputes_only_the_entities_it_touched(course_data):
     assert store.sql("SELECT count(*) AS n FROM quarter_versions WHERE entity_id = ?", [second])["n"][0] > 0
 
 
-def test_versions_computed_by_other_rules_are_computed_again(tmp_path: Path, course_data):
-    """A store whose versions another version of the rules computed has them computed anew on opening for
-    writing; one opened read only is left as it is."""
+@pytest.mark.parametrize("shape", ["same", "older"])
+def test_versions_computed_by_other_rules_are_computed_again(tmp_path: Path, course_data, shape: str, monkeypatch):
+    """A store whose versions another version of the rules computed, in a table of the same columns or of an
+    older shape (a column since dropped, one since added), has them made and computed anew on opening for writing,
+    a transaction a chunk of entities; opened read only, it is refused, saying why and what to do."""
     xbrl, docs = course_data
     path = tmp_path / "s.duckdb"
     with factstore.open(path) as store:
@@ -181,8 +184,45 @@ def test_versions_computed_by_other_rules_are_computed_again(tmp_path: Path, cou
         before = table(store)
         store.sql("DELETE FROM quarter_versions WHERE entity_id = (SELECT min(entity_id) FROM quarter_versions); "
                   "UPDATE quarter_versions_digest SET digest = 'older'", write=True)
+        if shape == "older":
+            store.sql("ALTER TABLE quarter_versions ADD COLUMN form VARCHAR DEFAULT '10-Q'; "
+                      "ALTER TABLE quarter_versions DROP COLUMN newest_until", write=True)
+    with pytest.raises(FactstoreError, match="computed by another version of factstore's rules; open it once "
+                                             "for writing"):
+        factstore.open(path, read_only=True)
+    with monkeypatch.context() as m:
+        m.setattr(versions, "CHUNK", 2)
+        with factstore.open(path) as store:
+            pd.testing.assert_frame_equal(table(store), before)
     with factstore.open(path, read_only=True) as store:
-        assert len(table(store)) < len(before)
+        pd.testing.assert_frame_equal(table(store), before)
+
+
+def test_a_recomputation_cut_short_leaves_the_versions_refused(tmp_path: Path, course_data, monkeypatch):
+    """A recomputation that fails after some chunks were committed leaves the store refused read only (its digest
+    not these rules'), and the next open for writing computes every entity."""
+    xbrl, docs = course_data
+    path = tmp_path / "s.duckdb"
+    with factstore.open(path) as store:
+        store.load_course(xbrl=xbrl, documents=docs, progress=False)
+        before = table(store)
+        store.sql("UPDATE quarter_versions_digest SET digest = 'older'", write=True)
+    calls = []
+
+    def failing(db, ids):
+        calls.append(ids)
+        if len(calls) == 2:
+            raise RuntimeError("cut short")
+        refresh(db, ids)
+
+    refresh = versions.refresh
+    monkeypatch.setattr(versions, "CHUNK", 2)
+    monkeypatch.setattr(versions, "refresh", failing)
+    with pytest.raises(RuntimeError, match="cut short"):
+        factstore.open(path)
+    monkeypatch.setattr(versions, "refresh", refresh)
+    with pytest.raises(FactstoreError, match="open it once for writing"):
+        factstore.open(path, read_only=True)
     with factstore.open(path) as store:
         pd.testing.assert_frame_equal(table(store), before)
 
