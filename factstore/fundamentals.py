@@ -2,8 +2,9 @@
 per metric, on one time axis.
 
 - ARQ / ARY / ART (as first reported): each period's row as it stood when the period first appeared: `datekey` is
-  the acceptance time of the filing that first reported it (a vintage of the backtest panel, `panel_asof(...,
-  events := true)`), and every value is as known then; a metric that filing did not report is missing.
+  the acceptance time of the filing that first reported it (a vintage of the backtest panel: `panel_versions(...,
+  events := true)` for quarters and TTMs, `panel_asof(..., events := true)` for years), and every value is as known
+  then; a metric that filing did not report is missing.
 - MRQ / MRY / MRT (most recent): each period's newest values known at `as_of`, restatements included, never a
   value accepted after `as_of`; `lastupdated` is the acceptance of the newest value in the row; `warnings` says
   which value is a quarter derived from parts on different bases (a restated year less a first-reported 9M).
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from factstore.db import Db
 
 PERIODS = {"Q": "quarter", "Y": "year", "T": "ttm"}
-# entities per events panel of the as-first-reported dimensions: memory follows the run, as every vintage of each
+# entities per events panel of the as-first-reported years: memory follows the run, as every vintage of each
 # entity is computed (2,000 companies in one: 8.6 GB)
 RUN = 100
 KEYS = ["entity_id", "fiscal_period", "period_end"]
@@ -97,7 +98,11 @@ def _years_as_fourth_quarters(db: Db, read: Any, entity_ids: list[str], needed: 
 def _first_reported(db: Db, entity_ids: list[str], metrics: list[Metric], period: str,
                     moment: Any) -> pd.DataFrame:
     """Per entity, metric and period, the value at the vintage the period first appeared (the newest period of
-    some metric then), if the metric's newest period then is it; RUN entities at a time."""
+    some metric then), if the metric's newest period then is it: quarters and TTMs from the versions computed at
+    load (panel_versions at each entity's moments of change), fiscal years from the reports RUN entities at a
+    time (panel_asof's events)."""
+    if period != "year":
+        return _first_reported_run(db, entity_ids, metrics, period, moment)
     return pd.concat([_first_reported_run(db, entity_ids[lo:lo + RUN], metrics, period, moment)
                       for lo in range(0, len(entity_ids), RUN)], ignore_index=True)
 
@@ -109,9 +114,13 @@ def _first_reported_run(db: Db, entity_ids: list[str], metrics: list[Metric], pe
     concepts = [c for m in metrics for c in m.concepts]
     items = [no for no, m in enumerate(metrics, 1) for _ in m.concepts]
     with db.frame(pd.DataFrame({"date": pd.Series([], dtype="datetime64[us]")})) as none:
+        events, params = ((f"panel_asof('{none}', ?, entities := ?, items := ?, period := ?, events := true)",
+                           [concepts, entity_ids, items, period]) if period == "year" else
+                          (f"panel_versions('{none}', ?, entities := ?, period := ?, events := true)",
+                           [[m.name for m in metrics], entity_ids, period]))
         return db.sql(f"""
             WITH ev AS (
-                SELECT * FROM panel_asof('{none}', ?, entities := ?, items := ?, period := ?, events := true)
+                SELECT * FROM {events}
                 WHERE value IS NOT NULL AND (?::TIMESTAMP IS NULL OR date <= ?::TIMESTAMP)
             ), firsts AS (
                 SELECT entity_id, fiscal_period, period_end, min(date) AS datekey FROM ev GROUP BY ALL
@@ -139,7 +148,7 @@ def _first_reported_run(db: Db, entity_ids: list[str], metrics: list[Metric], pe
             SELECT c.* REPLACE (coalesce(o.value, c.value) AS value, coalesce(o.filing_id, c.filing_id) AS filing_id,
                 coalesce(o.form, c.form) AS form)
             FROM chosen c LEFT JOIN original o USING (entity_id, fiscal_period, period_end, item)""",
-            [concepts, entity_ids, items, period, moment, moment, concepts, concepts, items])
+            [*params, moment, moment, concepts, concepts, items])
 
 
 def _most_recent(db: Db, entity_ids: list[str], metrics: list[Metric], period: str, moment: Any) -> pd.DataFrame:

@@ -1112,6 +1112,11 @@ MUTANTS: list[Mutant] = [
     Mutant("a refresh computes its first chunk only", "factstore/versions.py",
            "    for lo in range(0, len(ids), CHUNK):\n        db.all(", "    for lo in range(0, min(len(ids), 1), "
            "CHUNK):\n        db.all(", VERSIONS),
+    Mutant("panel_versions' events see what was known strictly before their moment", "sql/panel.sql",
+           "ON v.entity_id = d.entity_id AND v.known_from <= d.date AND d.date < v.newest_until",
+           "ON v.entity_id = d.entity_id AND v.known_from < d.date AND d.date <= v.newest_until", VERSIONS),
+    Mutant("panel_versions' events only where a version begins", "sql/panel.sql",
+           "unnest([known_from, known_until]) AS date", "unnest([known_from]) AS date", VERSIONS),
     Mutant("panel_versions' unit the last by unit_rank", "sql/panel.sql",
            "* 1024 - unit_rank AS place", "* 1024 + unit_rank AS place", ("tests/test_fundamentals.py",)),
 ]

@@ -213,14 +213,17 @@ SELECT date, entity_id, item, concept, tag, unit, newest.fiscal_period AS fiscal
     newest.derived AS derived, ttm.value AS ttm, newest.filing_id AS filing_id, newest.form AS form
 FROM cells;
 
--- panel_versions(dates_table, names, entities := NULL, period := 'quarter', with_ttm := true): panel_asof's panel in
--- mode 'as_of' (period 'quarter' or 'ttm'; no events) of concepts and metrics (metric_concepts: a metric's items
--- as panel_asof's items := [1, 1, ...] of its concepts), read from quarter_versions by a range join of the dates
--- against the versions: the same cells, computed at load (ttm NULL without with_ttm, and then cheaper).
+-- panel_versions(dates_table, names, entities := NULL, period := 'quarter', with_ttm := true, events := false):
+-- panel_asof's panel in mode 'as_of' (period 'quarter' or 'ttm') of concepts and metrics (metric_concepts: a metric's
+-- items as panel_asof's items := [1, 1, ...] of its concepts), read from quarter_versions by a range join of the
+-- dates against the versions: the same cells, computed at load (ttm NULL without with_ttm, and then cheaper). With
+-- events := true, instead of the dates (dates_table is not read) each entity's own moments of change (the bounds of
+-- its versions of the names), each seeing what was known at it: panel_asof's events at the vintages where a cell
+-- changes.
 CREATE OR REPLACE MACRO panel_versions(dates_table, names, entities := NULL, period := 'quarter',
-                                       with_ttm := true) AS TABLE
+                                       with_ttm := true, events := false) AS TABLE
 WITH panel_dates AS (
-    SELECT DISTINCT date::TIMESTAMP AS date FROM query_table(dates_table)
+    SELECT DISTINCT date::TIMESTAMP AS date FROM query_table(dates_table) WHERE NOT events
 ), panel_entities AS (
     SELECT * FROM panel_entity_ids(entities)
 ), panel_items AS (
@@ -249,7 +252,7 @@ WITH panel_dates AS (
     SELECT row_number() OVER () AS id, hash(entity_id, item, unit) AS k, hash(entity_id, item) AS ek,
         date_diff('day', DATE '1900-01-01', period_end) * 1024 - unit_rank AS place, item, entity_id, concept, unit,
         fiscal_year, fiscal_quarter, fiscal_year * 4 + fiscal_quarter AS quarter_no, period_start, period_end, value,
-        derived, filing_id, accepted_at, accepted_precision, known_from,
+        derived, filing_id, accepted_at, accepted_precision, known_from, known_until,
         coalesce(newest_until, 'infinity'::TIMESTAMP) AS newest_until
     FROM (
         -- a concept's own versions, or a metric's (each item its place in the list)
@@ -261,12 +264,22 @@ WITH panel_dates AS (
         FROM candidates q JOIN panel_metrics m USING (concept)
         ANTI JOIN merged g ON g.entity_id = q.entity_id AND g.metric = m.metric
         WHERE q.metric IS NULL)
+), vintages AS (
+    -- with events, each entity's moments of change: the bounds of its versions
+    SELECT DISTINCT entity_id, unnest([known_from, known_until]) AS date FROM versions WHERE events
+), seen AS (
+    -- each date with the versions it may read as the newest four: known strictly before the date, or with events
+    -- known at the entity's own moment
+    SELECT d.date, v.* FROM panel_dates d JOIN versions v ON v.known_from < d.date AND d.date <= v.newest_until
+    UNION ALL
+    SELECT d.date, v.* FROM vintages d JOIN versions v
+      ON v.entity_id = d.entity_id AND v.known_from <= d.date AND d.date < v.newest_until
 ), newest AS (
-    -- per date and key, the newest quarter known strictly before the date (with the TTM, the four newest)
-    SELECT d.date, v.k, v.ek, max(v.place) AS place, arg_max(v.id, v.period_end) AS id,
-        arg_max(v.id, v.period_end, 4) FILTER (with_ttm OR period = 'ttm') AS four
-    FROM panel_dates d JOIN versions v ON v.known_from < d.date AND d.date <= v.newest_until
-    GROUP BY d.date, v.k, v.ek
+    -- per date and key, the newest quarter (with the TTM, the four newest)
+    SELECT date, k, ek, max(place) AS place, arg_max(id, period_end) AS id,
+        arg_max(id, period_end, 4) FILTER (with_ttm OR period = 'ttm') AS four
+    FROM seen
+    GROUP BY date, k, ek
 ), chosen AS (
     -- per date, entity and item, the unit: at the newest period, the reporting currency, then USD, then by name
     SELECT date, ek, arg_max(id, place) AS id, arg_max(four, place) AS four FROM newest GROUP BY date, ek
@@ -282,13 +295,17 @@ WITH panel_dates AS (
     SELECT n.date, v.*, t.ttm
     FROM chosen n JOIN versions v ON v.id = n.id
     LEFT JOIN ttms t ON t.date = n.date AND t.ek = n.ek
+), grid AS (
+    SELECT d.date, e.entity_id FROM panel_dates d CROSS JOIN panel_entities e
+    UNION ALL
+    SELECT date, entity_id FROM vintages WHERE date IS NOT NULL
 )
-SELECT d.date, e.entity_id, i.item, i.concept, c.concept AS tag, c.unit,
+SELECT g.date, g.entity_id, i.item, i.concept, c.concept AS tag, c.unit,
     c.fiscal_year || 'Q' || c.fiscal_quarter AS fiscal_period,
     CASE WHEN period = 'ttm' AND c.period_start IS NOT NULL THEN c.ttm.start ELSE c.period_start END AS period_start,
     c.period_end,
     CASE WHEN period = 'ttm' AND c.period_start IS NOT NULL THEN c.ttm.value ELSE c.value END AS value,
     c.accepted_at, c.accepted_precision, c.derived, c.ttm.value AS ttm, c.filing_id, f.form
-FROM panel_dates d CROSS JOIN panel_entities e CROSS JOIN panel_items i
-LEFT JOIN cells c ON c.date = d.date AND c.ek = hash(e.entity_id, i.item)
+FROM grid g CROSS JOIN panel_items i
+LEFT JOIN cells c ON c.date = g.date AND c.ek = hash(g.entity_id, i.item)
 LEFT JOIN filings f ON f.filing_id = c.filing_id;
