@@ -286,7 +286,8 @@ WITH panel_dates AS (
 ), ttms AS (
     -- the four newest summed where they are four consecutive fiscal quarters of a duration in a unit that adds up
     SELECT n.date, n.ek, {'value': sum(v.value), 'start': min(v.period_start)} AS ttm
-    FROM (SELECT date, ek, unnest(four) AS id FROM chosen WHERE len(four) = 4) n
+    -- (with_ttm false: nothing to read, and a constant false the optimizer drops the join for)
+    FROM (SELECT date, ek, unnest(four) AS id FROM chosen WHERE (with_ttm OR period = 'ttm') AND len(four) = 4) n
     JOIN versions v USING (id)
     GROUP BY n.date, n.ek
     HAVING max(v.quarter_no) - min(v.quarter_no) = 3 AND bool_and(v.period_start IS NOT NULL)
