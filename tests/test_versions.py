@@ -53,14 +53,21 @@ def _row(r: tuple) -> tuple:
                  else v.to_pydatetime() if isinstance(v, pd.Timestamp) else v for i, v in enumerate(r))
 
 
-def panels(store: factstore.FactStore, dates: list[datetime], period: str, concepts: list[str],
-           metrics: list[str]) -> list[pd.DataFrame]:
-    """panel_versions (read from the versions) and panel_asof (from the reports) at the dates, for every entity, the
-    concepts each its own item and the metrics (their concepts as one item each), in one order."""
+def as_items(store: factstore.FactStore, concepts: list[str], metrics: list[str]) -> tuple[list[str], list[int]]:
+    """panel_asof's concepts and items for the concepts (each its own item) and the metrics (their concepts, in
+    order, as one item each), in one order."""
     parts = [store.sql("SELECT concept FROM metric_concepts WHERE name = metric AND metric = $1 ORDER BY rank",
                        [m])["concept"].tolist() for m in metrics]
     tags = [*concepts, *(c for p in parts for c in p)]
     items = [*range(1, len(concepts) + 1), *(len(concepts) + no for no, p in enumerate(parts, 1) for _ in p)]
+    return tags, items
+
+
+def panels(store: factstore.FactStore, dates: list[datetime], period: str, concepts: list[str],
+           metrics: list[str]) -> list[pd.DataFrame]:
+    """panel_versions (read from the versions) and panel_asof (from the reports) at the dates, for every entity, the
+    concepts each its own item and the metrics (their concepts as one item each), in one order."""
+    tags, items = as_items(store, concepts, metrics)
     with store.db.frame(pd.DataFrame({"date": pd.Series(dates, dtype="datetime64[us]")})) as view:
         return [store.db.relation(f"SELECT * FROM panel_versions('{view}', $n, period := $p) "
                                   "ORDER BY date, entity_id, item", {"n": [*concepts, *metrics], "p": period}).df(),
@@ -73,10 +80,7 @@ def event_panels(store: factstore.FactStore, period: str, concepts: list[str],
     """panels' two with events: panel_asof's at each of its vintages, and panel_versions' (at each entity's moments
     of change only, every one a vintage of panel_asof's: asserted) as it stood at each of those vintages; before an
     entity's first moment of change, panel_asof's cells are asserted empty and left out."""
-    parts = [store.sql("SELECT concept FROM metric_concepts WHERE name = metric AND metric = $1 ORDER BY rank",
-                       [m])["concept"].tolist() for m in metrics]
-    tags = [*concepts, *(c for p in parts for c in p)]
-    items = [*range(1, len(concepts) + 1), *(len(concepts) + no for no, p in enumerate(parts, 1) for _ in p)]
+    tags, items = as_items(store, concepts, metrics)
     with store.db.frame(pd.DataFrame({"date": pd.Series([], dtype="datetime64[us]")})) as view:
         fast = store.db.relation(f"SELECT * FROM panel_versions('{view}', $n, period := $p, events := true)",
                                  {"n": [*concepts, *metrics], "p": period}).df()
