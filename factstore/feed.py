@@ -1,8 +1,8 @@
 """Backtest feed: the newest fiscal quarter (or year, or TTM) of many tickers and metrics or concepts as known at
 many dates.
 
-The answer comes from a table macro of sql/panel.sql in one set-based query: `panel_versions` (a range join against
-the versions computed at load) where each name is a concept or a metric of concepts in mode as_of (quarters or TTM),
+The answer comes from a table macro of sql/panel.sql in one set-based query: `panel_versions` (an ASOF join against
+the cells computed at load, newest_quarters) where each name is a concept or a metric of concepts in mode as_of (quarters or TTM),
 else `panel_asof` (one call per batch of entities); this module resolves names, passes dates and shapes the result
 (long, wide, Arrow, or one frame per date).
 """
@@ -177,7 +177,7 @@ def _answer(db: Db, params: dict[str, Any], moments: list[datetime], shape: dict
 
 
 def versions_read(params: dict[str, Any]) -> bool:
-    """Whether quarter_versions holds the panel's cells: mode as_of, quarters or TTM, each name a line item there."""
+    """Whether newest_quarters holds the panel's cells: mode as_of, quarters or TTM, each name a line item there."""
     return params["mode"] == "as_of" and params["period"] in ("quarter", "ttm") and params["sources"] is not None
 
 
@@ -232,7 +232,7 @@ def inputs(db: Db, tickers: Iterable[str | int], concepts: Iterable[str], dates:
 
 
 def _sources(names: list[str], keys: list[list[str]], dims: dict[str, str] | None) -> list[str] | None:
-    """What quarter_versions holds each name's line item under: its one concept, or a metric's name (a metric of
+    """What newest_quarters holds each name's line item under: its one concept, or a metric's name (a metric of
     several concepts, without dims); None where a name has no line item of its own there, or two share one."""
     sources = [k[0] if len(k) == 1 else m.name if not dims and (m := vocabulary.as_metric(n)) is not None else None
                for n, k in zip(names, keys, strict=True)]
@@ -307,8 +307,8 @@ def _wide(long: pd.DataFrame, ttm: bool) -> pd.DataFrame:
 
 
 def _query(params: dict[str, Any], ttm: bool, dates_view: str) -> str:
-    """The panel query: panel_versions where each name is a line item of quarter_versions in mode as_of (read from
-    the versions computed at load), else panel_asof for the distinct entities ($entities) in batches of BATCH; with
+    """The panel query: panel_versions where each name is a line item of newest_quarters in mode as_of (read from
+    the cells computed at load), else panel_asof for the distinct entities ($entities) in batches of BATCH; with
     the tickers and the names as given, in the order given."""
     if versions_read(params):
         panels = (f"SELECT * FROM panel_versions('{dates_view}', $sources, entities := $entities, period := $period, "

@@ -5,8 +5,8 @@ The point-in-time rules are stated once, in sql/: the snapshot's Parquet rows ar
 hash-partitioned by entity_id (an entity's rows all land in one partition), and each partition is answered by the
 store's own macros in its own in-memory DuckDB (one thread: Spark runs the partitions in parallel), over tables made
 by sql/schema.sql and filled with that partition's rows. A panel the store reads from the versions computed at load
-(mode as_of, quarters or TTM, of concepts and metrics) is read from the snapshot's `quarter_versions` by
-`panel_versions`, its one range join; any other by `panel_asof` from the reports; `facts_asof` by `facts_asof`.
+(mode as_of, quarters or TTM, of concepts and metrics) is read from the snapshot's `newest_quarters` by
+`panel_versions`, its one ASOF join; any other by `panel_asof` from the reports; `facts_asof` by `facts_asof`.
 Names are resolved on the driver by the snapshot's store, so the errors are the store's.
 
 The DataFrames are lazy: they read the snapshot's files when an action runs, so a snapshot pruned in between
@@ -115,11 +115,11 @@ def panel(spark: SparkSession, target: str | Path, tickers: Iterable[str | int],
         build through py4j)."""
         return spark.read.parquet(str(snapshot / table)).join(wanted, "entity_id", "left_semi")
 
-    tables = {"filings": read("filings"), "entities": wanted}
+    tables = {"entities": wanted}
     if feed.versions_read(params):
         sources = params["sources"]
-        tables["quarter_versions"] = read("quarter_versions").where(
-            F.col("concept").isin(params["concepts"]) | F.col("metric").isin(sources))
+        # (a metric's concepts too: an entity without cells of the metric's own reads its concept's)
+        tables["newest_quarters"] = read("newest_quarters").where(F.col("item").isin([*sources, *params["concepts"]]))
         answer = _Partition(
             {t: df.columns for t, df in tables.items()},
             f"SELECT * FROM panel_versions('{DATES}', $sources, period := $period, with_ttm := $with_ttm)",
@@ -127,7 +127,7 @@ def panel(spark: SparkSession, target: str | Path, tickers: Iterable[str | int],
             to_arrow_schema(panel_asof), {DATES: dates, "metric_concepts": metric_concepts})
     else:
         tables |= {"reports": read("reports").where(F.col("concept").isin(params["concepts"])),
-                   "entity_periods": read("entity_periods")}
+                   "entity_periods": read("entity_periods"), "filings": read("filings")}
         answer = _Partition(
             {t: df.columns for t, df in tables.items()},
             f"SELECT * FROM panel_asof('{DATES}', $concepts, mode := $mode, items := $items, period := $period)",

@@ -215,18 +215,13 @@ FROM cells;
 
 -- panel_versions(dates_table, names, entities := NULL, period := 'quarter', with_ttm := true, events := false):
 -- panel_asof's panel in mode 'as_of' (period 'quarter' or 'ttm') of concepts and metrics (metric_concepts: a metric's
--- items as panel_asof's items := [1, 1, ...] of its concepts), read from quarter_versions by a range join of the
--- dates against the versions: the same cells, computed at load (ttm NULL without with_ttm, and then cheaper). With
--- events := true, instead of the dates (dates_table is not read) each entity's own moments of change (the bounds of
--- its versions of the names), each seeing what was known at it: panel_asof's events at the vintages where a cell
--- changes.
+-- items as panel_asof's items := [1, 1, ...] of its concepts): the same cells, computed at load (newest_quarters), each
+-- date reading its entity's and name's row known strictly before it (an ASOF join; ttm NULL without with_ttm). With
+-- events := true, instead of the dates (dates_table is not read) each entity's own moments of change (when a row of
+-- its names begins), each seeing what was known at it: panel_asof's events at the vintages where a cell changes.
 CREATE OR REPLACE MACRO panel_versions(dates_table, names, entities := NULL, period := 'quarter',
                                        with_ttm := true, events := false) AS TABLE
-WITH panel_dates AS (
-    SELECT DISTINCT date::TIMESTAMP AS date FROM query_table(dates_table) WHERE NOT events
-), panel_entities AS (
-    SELECT * FROM panel_entity_ids(entities)
-), panel_items AS (
+WITH panel_items AS (
     -- each name, its item (its place in the list) and the concept naming it (a metric's first)
     SELECT n.name, n.item, coalesce(m.concept, n.name) AS concept
     FROM (SELECT unnest(names) AS name, unnest(range(1, len(names) + 1)) AS item) n
@@ -235,78 +230,46 @@ WITH panel_dates AS (
         ELSE error('period ''' || coalesce(period::VARCHAR, 'NULL') || ''': give quarter or ttm') END
       AND CASE WHEN len(list_distinct(names)) = len(names) THEN true
           ELSE error('panel_versions: a name given twice; give each once') END
-), panel_metrics AS (
-    SELECT DISTINCT metric, concept FROM metric_concepts WHERE name = metric AND list_contains(names, metric)
-), candidates AS MATERIALIZED (
-    -- (one scan of the table) the versions of the names' concepts and metrics, and of the metrics' concepts
-    SELECT * FROM quarter_versions
-    WHERE (list_contains(names, concept) OR list_contains(names, metric)
-           OR concept IN (SELECT concept FROM panel_metrics))
-      AND entity_id IN (SELECT entity_id FROM panel_entities)
-), merged AS (
-    -- the metrics an entity has versions of its own of (it reports two of their concepts or more)
-    SELECT DISTINCT entity_id, metric FROM candidates WHERE metric IS NOT NULL
-), versions AS MATERIALIZED (
-    -- the versions a date may read as the newest four, each numbered, with its key (k: entity, item and unit; ek:
-    -- entity and item) and its place among the key's units at one period end (newest period first, then unit_rank)
-    SELECT row_number() OVER () AS id, hash(entity_id, item, unit) AS k, hash(entity_id, item) AS ek,
-        date_diff('day', DATE '1900-01-01', period_end) * 1024 - unit_rank AS place, item, entity_id, concept, unit,
-        fiscal_year, fiscal_quarter, fiscal_year * 4 + fiscal_quarter AS quarter_no, period_start, period_end, value,
-        derived, filing_id, accepted_at, accepted_precision, known_from, known_until,
-        coalesce(newest_until, 'infinity'::TIMESTAMP) AS newest_until
-    FROM (
-        -- a concept's own versions, or a metric's (each item its place in the list)
-        SELECT * EXCLUDE (metric), list_position(names, coalesce(metric, concept)) AS item FROM candidates
-        WHERE metric IS NULL AND list_contains(names, concept) OR list_contains(names, metric)
-        UNION ALL BY NAME
-        -- a metric's one concept's, for an entity that has none of the metric's own
-        SELECT q.* EXCLUDE (metric), list_position(names, m.metric) AS item
-        FROM candidates q JOIN panel_metrics m USING (concept)
-        ANTI JOIN merged g ON g.entity_id = q.entity_id AND g.metric = m.metric
-        WHERE q.metric IS NULL)
-), vintages AS (
-    -- with events, each entity's moments of change: the bounds of its versions
-    SELECT DISTINCT entity_id, unnest([known_from, known_until]) AS date FROM versions WHERE events
-), seen AS (
-    -- each date with the versions it may read as the newest four: known strictly before the date, or with events
-    -- known at the entity's own moment
-    SELECT d.date, v.* FROM panel_dates d JOIN versions v ON v.known_from < d.date AND d.date <= v.newest_until
+), panel_entities AS (
+    SELECT * FROM panel_entity_ids(entities)
+), sources AS (
+    -- where each name's rows are: under its own name; a metric's, for an entity without rows of its own (it reports
+    -- one of its concepts, not two), under that concept's (metric: the name is a metric; own: its own rows)
+    SELECT name, name AS item, true AS own,
+        name IN (SELECT metric FROM metric_concepts WHERE name = metric) AS metric
+    FROM panel_items
     UNION ALL
-    SELECT d.date, v.* FROM vintages d JOIN versions v
-      ON v.entity_id = d.entity_id AND v.known_from <= d.date AND d.date < v.newest_until
-), newest AS (
-    -- per date and key, the newest quarter (with the TTM, the four newest)
-    SELECT date, k, ek, max(place) AS place, arg_max(id, period_end) AS id,
-        arg_max(id, period_end, 4) FILTER (with_ttm OR period = 'ttm') AS four
-    FROM seen
-    GROUP BY date, k, ek
-), chosen AS (
-    -- per date, entity and item, the unit: at the newest period, the reporting currency, then USD, then by name
-    SELECT date, ek, arg_max(id, place) AS id, arg_max(four, place) AS four FROM newest GROUP BY date, ek
-), ttms AS (
-    -- the four newest summed where they are four consecutive fiscal quarters of a duration in a unit that adds up
-    SELECT n.date, n.ek, {'value': sum(v.value), 'start': min(v.period_start)} AS ttm
-    -- (with_ttm false: nothing to read, and a constant false the optimizer drops the join for)
-    FROM (SELECT date, ek, unnest(four) AS id FROM chosen WHERE (with_ttm OR period = 'ttm') AND len(four) = 4) n
-    JOIN versions v USING (id)
-    GROUP BY n.date, n.ek
-    HAVING max(v.quarter_no) - min(v.quarter_no) = 3 AND bool_and(v.period_start IS NOT NULL)
-       AND bool_and(is_additive_unit(v.unit))  -- (a sum of four quarters' EPS is not the twelve months')
-), cells AS (
-    SELECT n.date, v.*, t.ttm
-    FROM chosen n JOIN versions v ON v.id = n.id
-    LEFT JOIN ttms t ON t.date = n.date AND t.ek = n.ek
+    SELECT m.metric, m.concept, false, true FROM metric_concepts m
+    WHERE m.name = m.metric AND list_contains(names, m.metric)
+), found AS MATERIALIZED (
+    SELECT s.*, n.name, n.own, n.metric FROM newest_quarters s JOIN sources n USING (item)
+    WHERE s.entity_id IN (SELECT entity_id FROM panel_entities)
+), rows AS (
+    SELECT * FROM found WHERE own
+    UNION ALL
+    SELECT * FROM found ANTI JOIN (SELECT entity_id, name FROM found WHERE own AND metric) o USING (entity_id, name)
+    WHERE NOT own
 ), grid AS (
-    SELECT d.date, e.entity_id FROM panel_dates d CROSS JOIN panel_entities e
+    SELECT d.date::TIMESTAMP AS date, e.entity_id FROM (SELECT DISTINCT date FROM query_table(dates_table)) d
+    CROSS JOIN panel_entities e WHERE NOT events
     UNION ALL
-    SELECT date, entity_id FROM vintages WHERE date IS NOT NULL
+    SELECT DISTINCT known_from, entity_id FROM rows WHERE events
+), cells AS (
+    SELECT g.date, g.entity_id, g.item, g.concept, s.concept AS tag, s.unit, s.fiscal_year, s.fiscal_quarter,
+        s.period_start, s.period_end, s.value, s.derived, s.filing_id, s.form, s.accepted_at, s.accepted_precision,
+        s.ttm, s.ttm_start
+    -- (keyed by a hash of entity and item: a third of the time of the two strings; a hash two keys share is an error)
+    FROM (SELECT *, hash(entity_id, name) AS k FROM grid CROSS JOIN panel_items) g
+    ASOF LEFT JOIN (SELECT *, hash(entity_id, name) AS k FROM rows) s
+      -- (a date sees what was accepted strictly before it; a moment of change what was accepted by it)
+      ON s.k = g.k AND (CASE WHEN events THEN g.date + INTERVAL 1 MICROSECOND ELSE g.date END) > s.known_from
+    WHERE CASE WHEN s.k IS NULL OR (s.entity_id = g.entity_id AND s.name = g.name) THEN true
+               ELSE error('panel_versions: a hash collision; join on the keys themselves') END
 )
-SELECT g.date, g.entity_id, i.item, i.concept, c.concept AS tag, c.unit,
-    c.fiscal_year || 'Q' || c.fiscal_quarter AS fiscal_period,
-    CASE WHEN period = 'ttm' AND c.period_start IS NOT NULL THEN c.ttm.start ELSE c.period_start END AS period_start,
+SELECT c.date, c.entity_id, c.item, c.concept, c.tag, c.unit, c.fiscal_year || 'Q' || c.fiscal_quarter AS fiscal_period,
+    CASE WHEN period = 'ttm' AND c.period_start IS NOT NULL THEN c.ttm_start ELSE c.period_start END AS period_start,
     c.period_end,
-    CASE WHEN period = 'ttm' AND c.period_start IS NOT NULL THEN c.ttm.value ELSE c.value END AS value,
-    c.accepted_at, c.accepted_precision, c.derived, c.ttm.value AS ttm, c.filing_id, f.form
-FROM grid g CROSS JOIN panel_items i
-LEFT JOIN cells c ON c.date = g.date AND c.ek = hash(g.entity_id, i.item)
-LEFT JOIN filings f ON f.filing_id = c.filing_id;
+    CASE WHEN period = 'ttm' AND c.period_start IS NOT NULL THEN c.ttm ELSE c.value END AS value,
+    c.accepted_at, c.accepted_precision, c.derived, CASE WHEN with_ttm OR period = 'ttm' THEN c.ttm END AS ttm,
+    c.filing_id, c.form
+FROM cells c;

@@ -293,6 +293,27 @@ CREATE TABLE IF NOT EXISTS quarter_versions (
     newest_until TIMESTAMP,             -- from then on never among its concept and unit's four newest quarters
     unit_rank INTEGER NOT NULL          -- its unit's place among the concept's (the reporting currency first)
 );
+-- Per entity and line item of quarter_versions (a concept, or a metric of its own), its newest quarter and TTM from
+-- known_from until its next row (computed at load from quarter_versions; NULLs: none).
+CREATE TABLE IF NOT EXISTS newest_quarters (
+    entity_id VARCHAR NOT NULL,
+    item VARCHAR NOT NULL,              -- a concept, or a metric the entity has versions of its own of
+    known_from TIMESTAMP NOT NULL,
+    concept VARCHAR,                    -- the concept the quarter's filing reported it under
+    unit VARCHAR,
+    fiscal_year INTEGER,
+    fiscal_quarter INTEGER,
+    period_start DATE,
+    period_end DATE,
+    value DOUBLE,
+    derived BOOLEAN,
+    filing_id VARCHAR,
+    form VARCHAR,                       -- the filing's (filings')
+    accepted_at TIMESTAMP,
+    accepted_precision VARCHAR,
+    ttm DOUBLE,                         -- the four newest quarters' sum where they are consecutive and add up
+    ttm_start DATE
+);
 -- The code quarter_versions were computed by: versions computed by other code are computed again.
 CREATE TABLE IF NOT EXISTS quarter_versions_digest (digest VARCHAR);
 

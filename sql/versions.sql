@@ -301,6 +301,9 @@ SELECT * FROM sums WHERE t_from < t_until;
 -- The touched entities' versions go, to be computed anew from all their reports.
 DELETE FROM quarter_versions WHERE entity_id IN (SELECT entity_id FROM _touched);
 
+-- name: forget_newest
+DELETE FROM newest_quarters WHERE entity_id IN (SELECT entity_id FROM _touched);
+
 -- name: versions
 -- 10. Versions: reported quarters as their parts are (instants while the year has no duration), derived ones as
 -- above; a figure a calendar change keeps (a piece at a frame's bound continued by an equal one) is one version
@@ -372,3 +375,59 @@ SELECT k.entity_id, coalesce(t.tag, k.item) AS concept, k.metric, k.unit, fiscal
     k.unit_rank
 FROM final v JOIN cuts c USING (gh, period_end) JOIN qv_keys k USING (gh) JOIN qv_filings f USING (fid)
 LEFT JOIN qv_tags t USING (gh, fid);
+
+-- name: lines
+-- 11. The panel's cells (newest_quarters): per entity and line item (a concept's versions, or a metric's own), its
+-- newest quarter and TTM from each moment they may change (each version's known_from and newest_until). The versions
+-- alive at a moment (known then and still among the four newest: known_from <= m < newest_until) give it: per unit
+-- the newest period, of the units the newest period then unit_rank; the TTM, the sum of that unit's four newest
+-- where they are consecutive fiscal quarters of a duration in a unit that adds up (a sum of four quarters' EPS is not
+-- the twelve months'). A row holds until the next of its entity and item; a row of NULLs: nothing known.
+-- These blocks run for a part of the touched entities at a time (_within: memory follows the part). Here their
+-- versions, each with its key as numbers (ek: entity and item; uk: unit) and its rowid as id.
+CREATE OR REPLACE TEMP TABLE qv_lines AS
+SELECT rowid AS id, hash(entity_id, coalesce(metric, concept)) AS ek, hash(unit) AS uk,
+    coalesce(newest_until, 'infinity'::TIMESTAMP) AS nu,
+    date_diff('day', DATE '1900-01-01', period_end) * 1024 - unit_rank AS place,
+    fiscal_year * 4 + fiscal_quarter AS qno, period_start IS NOT NULL AND is_additive_unit(unit) AS adds,
+    coalesce(metric, concept) AS item, * EXCLUDE (metric, formula, known_until, newest_until, unit_rank)
+FROM quarter_versions WHERE entity_id IN (SELECT entity_id FROM _within);
+
+-- name: alive
+-- Each moment with the versions alive at it (none: one row of NULLs).
+CREATE OR REPLACE TEMP TABLE qv_alive AS
+SELECT m.ek, m.m, v.uk, v.place, v.id, v.period_end, v.qno, v.value, v.period_start, v.adds
+FROM (SELECT DISTINCT ek, unnest([known_from, nu]) AS m FROM qv_lines) m
+LEFT JOIN qv_lines v ON v.ek = m.ek AND v.known_from <= m.m AND m.m < v.nu
+WHERE m.m < 'infinity'::TIMESTAMP;
+
+-- name: states
+-- Per moment, the newest version (id) and the TTM.
+CREATE OR REPLACE TEMP TABLE qv_states AS
+WITH units AS (
+    -- per moment and unit: the newest; and the four newest's figures (of more than four, rare, counted apart)
+    SELECT ek, m, uk, count(id) AS n, max(place) AS place, arg_max(id, period_end) AS id, sum(value) AS total,
+        max(qno) - min(qno) AS span, bool_and(adds) AS adds, min(period_start) AS start
+    FROM qv_alive GROUP BY ek, m, uk
+), fours AS (
+    SELECT * FROM units WHERE n <= 4
+    UNION ALL
+    SELECT ek, m, uk, count(*), max(place), arg_max(id, period_end), sum(value), max(qno) - min(qno), bool_and(adds),
+        min(period_start)
+    FROM (SELECT * FROM qv_alive SEMI JOIN (SELECT ek, m, uk FROM units WHERE n > 4) USING (ek, m, uk)
+          QUALIFY row_number() OVER (PARTITION BY ek, m, uk ORDER BY period_end DESC) <= 4)
+    GROUP BY ek, m, uk
+)
+SELECT ek, m, arg_max(id, place) AS id,
+    CASE WHEN arg_max(n = 4 AND span = 3 AND adds, place) THEN arg_max(total, place) END AS ttm,
+    CASE WHEN arg_max(n = 4 AND span = 3 AND adds, place) THEN arg_max(start, place) END AS ttm_start
+FROM fours GROUP BY ek, m;
+
+-- name: newest
+INSERT INTO newest_quarters
+SELECT i.entity_id, i.item, s.m AS known_from, v.concept, v.unit, v.fiscal_year, v.fiscal_quarter, v.period_start,
+    v.period_end, v.value, v.derived, v.filing_id, f.form, v.accepted_at, v.accepted_precision, s.ttm, s.ttm_start
+FROM qv_states s
+JOIN (SELECT ek, any_value(entity_id) AS entity_id, any_value(item) AS item FROM qv_lines GROUP BY ek) i USING (ek)
+LEFT JOIN qv_lines v ON v.id = s.id
+LEFT JOIN (SELECT filing_id, form FROM filings WHERE entity_id IN (SELECT entity_id FROM _within)) f USING (filing_id);

@@ -120,7 +120,8 @@ def test_the_demo_panel_equals_the_stores_on_every_cell(spark, demo, ttm, mode, 
 @pytest.mark.parametrize(("ttm", "period"), [(False, "quarter"), (True, "quarter"), (True, "ttm")])
 def test_a_panel_of_metrics_is_read_from_the_snapshots_versions(spark, demo, ttm, period):
     """Concepts and metrics (one merged from two concepts where a company reports both) in mode as_of: the
-    partitions read the snapshot's quarter_versions, not its reports, and give the store's cells."""
+    partitions read the snapshot's newest_quarters (the cells computed at load), not its reports, and give the
+    store's cells."""
     target, data = demo
     tickers = sorted(data.documents["ticker"].unique())
     accepted = data.documents["ts_presentacion"].dt.tz_convert("UTC").dt.tz_localize(None)
@@ -128,7 +129,7 @@ def test_a_panel_of_metrics_is_read_from_the_snapshots_versions(spark, demo, ttm
     names = ["revenue", "net_income", "Assets", "EarningsPerShareBasic"]
     read = {Path(f).parent.name for f in fs.panel(spark, target, tickers, names, dates, ttm=ttm,
                                                    period=period).inputFiles()}
-    assert "quarter_versions" in read and "reports" not in read
+    assert "newest_quarters" in read and "reports" not in read
     with factstore.open(target) as store:
         assert store.sql("SELECT count(*) AS n FROM quarter_versions WHERE metric = 'revenue'")["n"][0] > 0
     got = assert_same_panel(spark, target, tickers, names, dates, ttm=ttm, period=period)

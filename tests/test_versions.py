@@ -122,7 +122,9 @@ def course_data() -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def table(store: factstore.FactStore) -> pd.DataFrame:
-    return store.sql("SELECT * FROM quarter_versions ORDER BY ALL")
+    """The versions and the panel's cells (newest_quarters), one frame."""
+    return pd.concat([store.sql("SELECT * FROM quarter_versions ORDER BY ALL"),
+                      store.sql("SELECT * FROM newest_quarters ORDER BY ALL")], keys=["versions", "newest"])
 
 
 def repeated(store: factstore.FactStore) -> int:
@@ -335,10 +337,11 @@ def test_real_versions_loaded_one_company_at_a_time_equal_all_at_once(built, mon
     """The store loads the eight companies one at a time, each load computing its own company's versions: all of
     them computed again at once, three entities a chunk, give the same table."""
     monkeypatch.setattr(versions, "CHUNK", 3)
+    monkeypatch.setattr(versions, "CELLS_PART", 2)
     with factstore.open(built("eight-companies")) as store:
         before = table(store)
         with store.db.transaction():
-            store.db.all("DELETE FROM quarter_versions")
+            store.db.all("DELETE FROM quarter_versions; DELETE FROM newest_quarters")
             versions.refresh(store.db, [e for (e,) in store.db.all("SELECT entity_id FROM entities")])
         pd.testing.assert_frame_equal(table(store), before)
         assert len(before) > 50_000
@@ -440,3 +443,23 @@ def test_a_10k_that_reports_q4_derives_no_q4_beside_it():
         assert repeated(store) == 0
     assert got.astype(object).where(got.notna(), None).to_dict("records") == [
         {"value": 121.0, "formula": None, "known_from": at[1].tz_localize(None), "known_until": None}]
+
+
+def test_a_panels_ttm_is_the_four_newest_of_more_alive():
+    """Five consecutive quarters still able to be among the four newest (none of their successors known for good):
+    the cells sum the four newest, and the newest quarter is the fifth."""
+    store = factstore.open(None)
+    ends = pd.date_range("2020-03-31", periods=5, freq="QE")
+    known = [datetime(2020, 5, 1) + timedelta(days=91 * i) for i in range(5)]
+    rows = [("E", "us-gaap:Revenues", None, "USD", 2020 + (i // 4), i % 4 + 1, (end - pd.offsets.QuarterEnd()).date()
+             + timedelta(days=1), end.date(), 10.0 * (i + 1), False, None, f"f{i}", t, "second", t, None, None, 1)
+            for i, (end, t) in enumerate(zip(ends, known, strict=True))]
+    with store.db.transaction():
+        store.db.con.executemany("INSERT INTO quarter_versions VALUES (" + ", ".join("?" * 18) + ")", rows)
+        store.db.all("CREATE OR REPLACE TEMP TABLE _within AS SELECT 'E' AS entity_id")
+        for name in versions.CELLS:
+            store.db.all(versions.SQL[name])
+    cells = store.sql("SELECT known_from, period_end, value, ttm FROM newest_quarters ORDER BY known_from")
+    assert cells["period_end"].dt.date.tolist() == [e.date() for e in ends]
+    assert cells["ttm"].isna().tolist() == [True, True, True, False, False]
+    assert cells["ttm"].iloc[3:].tolist() == [100.0, 140.0]  # (10+20+30+40, then 20+30+40+50)
