@@ -2,9 +2,9 @@
 many dates.
 
 The answer comes from a table macro of sql/panel.sql in one set-based query: `panel_versions` (an ASOF join against
-the cells computed at load, newest_quarters) where each name is a concept or a metric of concepts in mode as_of (quarters or TTM),
-else `panel_asof` (one call per batch of entities); this module resolves names, passes dates and shapes the result
-(long, wide, Arrow, or one frame per date).
+the cells computed at load, newest_quarters) where each name is a concept or a metric of concepts in mode as_of
+(quarters or TTM), else `panel_asof` (one call per batch of entities); this module resolves names, passes dates and
+shapes the result (long, wide, Arrow, or one frame per date).
 """
 
 from __future__ import annotations

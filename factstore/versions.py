@@ -32,9 +32,9 @@ CELLS_PART = 100
 # DuckDB's memory while every entity's versions are computed anew (its cache of pages otherwise grows to most of the
 # machine's: 3,000 companies, 42M facts, peak 19.8 GB of the process)
 RECOMPUTE_MEMORY = 2**30
-_TEMP = ("_touched", "_within", "qv_merged", "qv_tags", "qv_keys", "qv_filings", "qv_facts", "qv_epochs", "qv_calendars",
-         "qv_frames", "qv_parts", "qv_contested", "qv_winners", "qv_contested_parts", "qv_groups", "qv_derived",
-         "qv_lines", "qv_alive", "qv_states")
+_TEMP = ("_touched", "_within", "qv_merged", "qv_tags", "qv_keys", "qv_filings", "qv_facts", "qv_epochs",
+         "qv_calendars", "qv_frames", "qv_parts", "qv_contested", "qv_winners", "qv_contested_parts", "qv_groups",
+         "qv_derived", "qv_lines", "qv_alive", "qv_states")
 
 
 def refresh(db: Db, entity_ids: Iterable[str]) -> None:
