@@ -4,7 +4,7 @@ partitioned by entity.
 The point-in-time rules are stated once, in sql/: the snapshot's Parquet rows are read by Spark and
 hash-partitioned by entity_id (an entity's rows all land in one partition), and each partition is answered by the
 store's own macros in its own in-memory DuckDB (one thread: Spark runs the partitions in parallel), over tables made
-by sql/schema.sql and filled with that partition's rows. A panel the store reads from the versions computed at load
+by sql/schema.sql and filled with that partition's rows. A panel the store reads from the cells computed at load
 (mode as_of, quarters or TTM, of concepts and metrics) is read from the snapshot's `newest_quarters` by
 `panel_versions`, its one ASOF join; any other by `panel_asof` from the reports; `facts_asof` by `facts_asof`.
 Names are resolved on the driver by the snapshot's store, so the errors are the store's.

@@ -445,21 +445,40 @@ def test_a_10k_that_reports_q4_derives_no_q4_beside_it():
         {"value": 121.0, "formula": None, "known_from": at[1].tz_localize(None), "known_until": None}]
 
 
-def test_a_panels_ttm_is_the_four_newest_of_more_alive():
-    """Five consecutive quarters still able to be among the four newest (none of their successors known for good):
-    the cells sum the four newest, and the newest quarter is the fifth."""
+def cells_of(rows: list[tuple]) -> pd.DataFrame:
+    """newest_quarters computed from these rows of quarter_versions alone (entity 'E'), in order of time."""
     store = factstore.open(None)
-    ends = pd.date_range("2020-03-31", periods=5, freq="QE")
-    known = [datetime(2020, 5, 1) + timedelta(days=91 * i) for i in range(5)]
-    rows = [("E", "us-gaap:Revenues", None, "USD", 2020 + (i // 4), i % 4 + 1, (end - pd.offsets.QuarterEnd()).date()
-             + timedelta(days=1), end.date(), 10.0 * (i + 1), False, None, f"f{i}", t, "second", t, None, None, 1)
-            for i, (end, t) in enumerate(zip(ends, known, strict=True))]
     with store.db.transaction():
         store.db.con.executemany("INSERT INTO quarter_versions VALUES (" + ", ".join("?" * 18) + ")", rows)
         store.db.all("CREATE OR REPLACE TEMP TABLE _within AS SELECT 'E' AS entity_id")
         for name in versions.CELLS:
             store.db.all(versions.SQL[name])
-    cells = store.sql("SELECT known_from, period_end, value, ttm FROM newest_quarters ORDER BY known_from")
-    assert cells["period_end"].dt.date.tolist() == [e.date() for e in ends]
+    return store.sql("SELECT known_from, period_end, value, ttm FROM newest_quarters ORDER BY known_from")
+
+
+def quarter_rows(count: int, until: datetime | None = None) -> list[tuple]:
+    """Rows of quarter_versions: `count` consecutive quarters of revenue from 2020Q1 (value 10, 20, ...), each
+    known from 31 days after its end; none replaced, or each gone at `until` (known_until and newest_until)."""
+    ends = pd.date_range("2020-03-31", periods=count, freq="QE")
+    return [("E", "us-gaap:Revenues", None, "USD", 2020 + (i // 4), i % 4 + 1,
+             (end - pd.offsets.QuarterEnd()).date() + timedelta(days=1), end.date(), 10.0 * (i + 1), False, None,
+             f"f{i}", end + timedelta(days=31), "second", end + timedelta(days=31), until, until, 1)
+            for i, end in enumerate(ends)]
+
+
+def test_a_panels_ttm_is_the_four_newest_of_more_alive():
+    """Five consecutive quarters still able to be among the four newest (none of their successors known for good):
+    the cells sum the four newest, and the newest quarter is the fifth."""
+    cells = cells_of(quarter_rows(5))
+    assert cells["period_end"].dt.date.tolist() == [r[7] for r in quarter_rows(5)]
     assert cells["ttm"].isna().tolist() == [True, True, True, False, False]
     assert cells["ttm"].iloc[3:].tolist() == [100.0, 140.0]  # (10+20+30+40, then 20+30+40+50)
+
+
+def test_a_panels_cell_ends_where_its_versions_end_unreplaced():
+    """Versions that end with nothing after them (a calendar that no longer places them): from that moment the cell
+    is empty, not the last one carried on."""
+    gone = datetime(2021, 1, 15)
+    cells = cells_of(quarter_rows(2, until=gone))
+    assert cells["value"].tolist()[:2] == [10.0, 20.0]
+    assert cells["known_from"].iloc[-1] == gone and pd.isna(cells["value"].iloc[-1])
