@@ -244,11 +244,16 @@ WITH panel_items AS (
 ), found AS MATERIALIZED (
     SELECT s.*, n.name, n.own, n.metric FROM newest_quarters s JOIN sources n USING (item)
     WHERE s.entity_id IN (SELECT entity_id FROM panel_entities)
+), fallback AS (
+    SELECT * FROM found ANTI JOIN (SELECT entity_id, name FROM found WHERE own AND metric) o USING (entity_id, name)
+    WHERE NOT own
 ), rows AS (
     SELECT * FROM found WHERE own
     UNION ALL
-    SELECT * FROM found ANTI JOIN (SELECT entity_id, name FROM found WHERE own AND metric) o USING (entity_id, name)
-    WHERE NOT own
+    SELECT * FROM fallback
+    -- (an entity without cells of a metric's own has one of its concepts: two would be mixed, so an error)
+    WHERE CASE WHEN NOT EXISTS (SELECT 1 FROM fallback GROUP BY entity_id, name HAVING count(DISTINCT item) > 1)
+               THEN true ELSE error('panel_versions: a metric read from two of its concepts; report it') END
 ), grid AS (
     SELECT d.date::TIMESTAMP AS date, e.entity_id FROM (SELECT DISTINCT date FROM query_table(dates_table)) d
     CROSS JOIN panel_entities e WHERE NOT events

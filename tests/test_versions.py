@@ -445,12 +445,12 @@ def test_a_10k_that_reports_q4_derives_no_q4_beside_it():
         {"value": 121.0, "formula": None, "known_from": at[1].tz_localize(None), "known_until": None}]
 
 
-def cells_of(rows: list[tuple]) -> pd.DataFrame:
+def cells_of(rows: list[tuple], store: factstore.FactStore | None = None) -> pd.DataFrame:
     """newest_quarters computed from these rows of quarter_versions alone (entity 'E'), in order of time."""
-    store = factstore.open(None)
+    store = store or factstore.open(None)
     with store.db.transaction():
         store.db.con.executemany("INSERT INTO quarter_versions VALUES (" + ", ".join("?" * 18) + ")", rows)
-        store.db.all("CREATE OR REPLACE TEMP TABLE _within AS SELECT 'E' AS entity_id")
+        store.db.all("CREATE OR REPLACE TEMP TABLE _within AS SELECT 'E' AS entity_id; DELETE FROM newest_quarters")
         for name in versions.CELLS:
             store.db.all(versions.SQL[name])
     return store.sql("SELECT known_from, period_end, value, ttm FROM newest_quarters ORDER BY known_from")
@@ -482,3 +482,20 @@ def test_a_panels_cell_ends_where_its_versions_end_unreplaced():
     cells = cells_of(quarter_rows(2, until=gone))
     assert cells["value"].tolist()[:2] == [10.0, 20.0]
     assert cells["known_from"].iloc[-1] == gone and pd.isna(cells["value"].iloc[-1])
+
+
+def test_a_metric_read_from_two_of_its_concepts_is_an_error():
+    """An entity without cells of a metric's own reads its one concept's; cells under two of its concepts would mix
+    two figures in one column, so the panel refuses (the rules never make them: an entity reporting two concepts
+    of a metric has versions of the metric's own)."""
+    store = factstore.open(None)
+    store.sql("INSERT INTO entities (entity_id, name) VALUES ('E', 'E Corp')", write=True)
+    one = quarter_rows(2)
+    other = [r[:1] + ("us-gaap:SalesRevenueNet",) + r[2:11] + (r[11] + "b",) + r[12:] for r in one]
+    cells_of(one, store)
+    with store.db.frame(pd.DataFrame({"date": pd.to_datetime(["2021-01-01"])})) as view:
+        read = f"SELECT value FROM panel_versions('{view}', ['revenue'])"
+        assert store.db.relation(read).fetchall() == [(20.0,)]
+        cells_of(other, store)
+        with pytest.raises(Exception, match="a metric read from two of its concepts"):
+            store.db.relation(read).fetchall()
