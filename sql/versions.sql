@@ -384,9 +384,10 @@ LEFT JOIN qv_tags t USING (gh, fid);
 -- where they are consecutive fiscal quarters of a duration in a unit that adds up (a sum of four quarters' EPS is not
 -- the twelve months'). A row holds until the next of its entity and item; a row of NULLs: nothing known.
 -- These blocks run for a part of the touched entities at a time (_within: memory follows the part). Here their
--- versions, each with its key as numbers (ek: entity and item; uk: unit) and its rowid as id.
+-- versions, each with its key as numbers (ek: entity and item; uk: the unit, its unit_rank, one per unit of an item)
+-- and its rowid as id.
 CREATE OR REPLACE TEMP TABLE qv_lines AS
-SELECT rowid AS id, hash(entity_id, coalesce(metric, concept)) AS ek, hash(unit) AS uk,
+SELECT rowid AS id, hash(entity_id, coalesce(metric, concept)) AS ek, unit_rank AS uk,
     coalesce(newest_until, 'infinity'::TIMESTAMP) AS nu,
     date_diff('day', DATE '1900-01-01', period_end) * 1024 - unit_rank AS place,
     fiscal_year * 4 + fiscal_quarter AS qno, period_start IS NOT NULL AND is_additive_unit(unit) AS adds,
@@ -428,6 +429,10 @@ INSERT INTO newest_quarters
 SELECT i.entity_id, i.item, s.m AS known_from, v.concept, v.unit, v.fiscal_year, v.fiscal_quarter, v.period_start,
     v.period_end, v.value, v.derived, v.filing_id, f.form, v.accepted_at, v.accepted_precision, s.ttm, s.ttm_start
 FROM qv_states s
-JOIN (SELECT ek, any_value(entity_id) AS entity_id, any_value(item) AS item FROM qv_lines GROUP BY ek) i USING (ek)
+-- (a hash shared by two entities and items would have mixed them: an error, never a wrong answer)
+JOIN (SELECT ek, any_value(entity_id) AS entity_id,
+          CASE WHEN min(hash(item, entity_id)) = max(hash(item, entity_id)) THEN any_value(item)
+               ELSE error('newest_quarters: a hash collision; partition by the keys themselves') END AS item
+      FROM qv_lines GROUP BY ek) i USING (ek)
 LEFT JOIN qv_lines v ON v.id = s.id
 LEFT JOIN (SELECT filing_id, form FROM filings WHERE entity_id IN (SELECT entity_id FROM _within)) f USING (filing_id);
