@@ -12,7 +12,7 @@ from typing import Any
 
 from factstore import limits, resolve, write
 from factstore.db import Db
-from factstore.errors import LoadError, NotFound
+from factstore.errors import Ambiguous, LoadError, NotFound
 from factstore.loaders.batch import Batch, LoadReport, sec_entity_id
 from factstore.loaders.companyfacts import (
     Json,
@@ -30,6 +30,7 @@ from factstore.loaders.reports import read_reports
 from factstore.loaders.tickers import read_tickers, tickers_batch
 from factstore.loaders.xbrl import with_facts, xbrl_batch
 from factstore.loaders.xbrl_feed import read_feed
+from factstore.names import Entity, Names
 from factstore.progress import progress_bar
 from factstore.xbrl.files import inline_document, read_xbrl
 
@@ -171,6 +172,8 @@ def _filer(db: Db, source: str, entity: str | int | None, cik: int | str | None,
         raise LoadError(source, f"the document's {cover.source} says CIK {cover.cik} ({cover.name}), not CIK {said}",
                         field="cik")
     label = name or cover.name
+    if entity is not None and not _held(db, entity, source, cover):
+        entity = None  # the document's own company, named as its cover names it
     if entity is not None:
         entity_id = resolve.entity(db, entity)
     elif said is not None:
@@ -196,6 +199,25 @@ def _filer(db: Db, source: str, entity: str | int | None, cik: int | str | None,
     # read off a cover page's text is no such statement, and the stored one stands
     stated = cover.name if cover.source != "cover page" else None
     return Filer(entity_id, row[0], stated or row[1], tuple(dict.fromkeys([*(row[2] or ()), *cover.tickers])))
+
+
+def _held(db: Db, entity: str | int, source: str, cover: Cover) -> bool:
+    """Whether the store holds the company given; one it does not hold is the document's own when the cover names
+    it as the store would (ticker, CIK, name or a curated alias), and refused, naming both, when the cover says
+    another (NotFound, as for any unknown company, when the cover says nothing)."""
+    try:
+        resolve.entity(db, entity)
+        return True
+    except Ambiguous:
+        raise
+    except NotFound:
+        if cover.cik is None and not cover.name:
+            raise
+        own = Entity(cover.name or f"CIK {cover.cik}", tickers=cover.tickers, cik=cover.cik)
+        if not Names([own]).lookup(entity):
+            raise LoadError(source, f"the document's {cover.source} says {own.label}, not {entity!r}, which the "
+                                    "store does not hold", field="entity") from None
+        return False
 
 
 def _cik(value: int | str, source: str) -> int:

@@ -151,7 +151,8 @@ class FactStore:
                     name: str | None = None, accession: str | None = None, form: str | None = None,
                     accepted_at: Any = None, period_end: Any = None, progress: bool | None = None) -> LoadReport:
         """Load a local SEC primary document (HTML), parsed, sectioned and chunked into every index strategy in
-        use. Its company is `entity` (ticker, CIK or name of one in the store), else the `cik` given or on its
+        use. Its company is `entity` (ticker, CIK or name of one in the store, or of one the document's cover names
+        so: refused, naming both, where the cover names another), else the `cik` given or on its
         inline XBRL cover, else the `name` given or on its cover page; one the store does not hold is added as
         the document says. Its filing: the one the store knows by accession (given, or in the file's name: the two
         must agree), by form and filing day, or by form and period for a periodic report (a 10-K, 10-Q or 20-F of a

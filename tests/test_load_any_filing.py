@@ -80,6 +80,48 @@ def test_another_company_in_the_store_is_refused_naming_both(real):
         assert caught.value.field == "entity"
 
 
+def _stored(s):
+    return (s.sql("SELECT entity_id, cik, name, tickers FROM entities").to_dict("records"),
+            s.sql("SELECT filing_id, entity_id, form, period_end, accepted_at FROM filings").to_dict("records"))
+
+
+def test_a_company_not_in_the_store_is_taken_as_its_cover_names_it(real):
+    path = real / "filings" / WFC
+    ticker, cik = _dei(path, "TradingSymbol"), int(_dei(path, "EntityCentralIndexKey"))
+    with factstore.open() as s:
+        s.load_filing(path, progress=False)
+        alone = _stored(s)
+    for given in (ticker, ticker.lower(), "Wells Fargo", str(cik), f"CIK{cik:010d}"):
+        with factstore.open() as s:
+            report = s.load_filing(path, given, progress=False)
+            assert report.entities == report.documents == 1, given
+            assert _stored(s) == alone, given
+
+
+@pytest.mark.parametrize("given", ["Apple", "XYZQ", "NVDA"])
+def test_a_company_not_in_the_store_the_cover_does_not_name_is_refused_naming_both(real, given):
+    path = real / "filings" / WFC
+    with factstore.open() as s:
+        with pytest.raises(LoadError, match=rf"says {re.escape(_dei(path, 'EntityRegistrantName'))} "
+                                            rf"\({_dei(path, 'TradingSymbol')}\), not '{given}'") as caught:
+            s.load_filing(path, given, progress=False)
+        assert caught.value.field == "entity"
+        assert not s.sql("SELECT count(*) AS n FROM entities")["n"][0]
+
+
+def test_a_cover_page_names_its_company_too(real, tmp_path):
+    path = real / "filings" / MEDICIS
+    with factstore.open() as s:
+        s.load_filing(path, "Medicis Pharmaceutical", accepted_at="1999-09-28", progress=False)
+        assert s.sql("SELECT name FROM entities")["name"][0].startswith("MEDICIS PHARMACEUTICAL")
+        with pytest.raises(LoadError, match="not 'Apple'"):
+            s.load_filing(path, "Apple", accepted_at="1999-09-28", progress=False)
+    bare = tmp_path / "note.html"
+    bare.write_text("<html><body><p>Nothing here says whose document this is.</p></body></html>")
+    with factstore.open() as s, pytest.raises(NotFound, match="unknown entity 'XYZQ'"):
+        s.load_filing(bare, "XYZQ", accepted_at="1999-09-28", progress=False)
+
+
 def test_a_stored_filing_is_found_by_the_file_names_form_and_day(real):
     nvidia = "CIK0001045810.json"
     recent = json.loads((real / "submissions" / nvidia).read_text())["filings"]["recent"]
