@@ -60,6 +60,11 @@ _COMPANY_SLOT = re.compile(
     rf"\b(?:does|did|has|tiene|tenía|dice|decía|menciona|reporta|describe|emplea)\s+({_CAPITAL_RUN})(?=\s*[?.!]"
     r"|\s*$|\s+(?:have|had|say|said|report|describe|disclose|mention|name|list|employ|face|expect|see|sell|make"
     r"|compete|own|operate|plan|state|sobre|acerca|en|de|a|al|por|para|como|con)\b)")
+# a question asking which company does something: the companies it names in capitals are what it is about, not who
+_WHICH_COMPANY = re.compile(
+    r"(?i)\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:compan(?:y|ies)|firms?|banks?|issuers?|filers?|registrants?"
+    r"|chipmakers?|manufacturers?)\b|(?:\b|¿)(?:qu[eé]|cu[aá]l(?:es)?)\s+(?:\w+\s+){0,2}?(?:empresas?"
+    r"|compa[ñn][ií]as?|bancos?|sociedad(?:es)?|firmas?|emisoras?)\b")
 MIN_TYPO_KEY = 5  # a slip is forgiven only in names of at least this many characters
 
 
@@ -164,6 +169,9 @@ class Found:
     ambiguous: list[tuple[str, tuple[Entity, ...]]] = field(default_factory=list)  # (as written, candidates)
     absent: list[str] = field(default_factory=list)  # companies named that the store does not hold
     unknown: list[str] = field(default_factory=list)  # what looks like a company and is none known: "Acme's", MSFT
+    # capitals naming none known in a question asking which company ('which chip company relies on TSMC'): an
+    # organization it mentions, not its subject
+    mentioned: list[str] = field(default_factory=list)
     typos: list[tuple[str, Entity]] = field(default_factory=list)  # (as written, taken for)
     named_as: list[str] = field(default_factory=list)  # the words that named the companies found, as written
     absent_as: list[str] = field(default_factory=list)  # the words that named companies the store lacks
@@ -333,7 +341,10 @@ class Names:
             if any(s < m.end and m.start < e for m in taken):
                 continue
             word = _POSSESSIVE.sub("", t).strip(_EDGE).rstrip(".")
-            if (_TICKER_LIKE.fullmatch(word) and _in_capitals(word)) or (
+            if _TICKER_LIKE.fullmatch(word) and _in_capitals(word) and not _POSSESSIVE.search(t) \
+                    and _WHICH_COMPANY.search(question):
+                out.mentioned.append(word)
+            elif (_TICKER_LIKE.fullmatch(word) and _in_capitals(word)) or (
                     _POSSESSIVE.search(t) and _capitalized(t) and not set(name_words(word)) <= tokenize.FUNCTION_WORDS):
                 out.unknown.append(word)
         common = common_words()

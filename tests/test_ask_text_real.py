@@ -11,7 +11,7 @@ from factstore.evaluate.filings import locate
 
 pytestmark = pytest.mark.real
 FILINGS = ("AAPL_10-K_2024-11-01_0000320193-24-000123.html", "GOOGL_10-K_2025-02-05.html",
-           "NVDA_10-Q_2025-08-27.html")
+           "NVDA_10-Q_2025-08-27.html", "NVDA_10-K_2025-02-26.html", "WFC_10-K_2025-02-25.html")
 
 
 @pytest.fixture(scope="module")
@@ -86,3 +86,29 @@ def test_us_sales_are_the_us_figure_never_the_total(store, question):
     assert answer.kind == "fact" and answer.value != total.value, answer.explanation
     assert answer.value == 142_196_000_000 and "=US" in answer.explanation
 
+
+
+def _issuer(store, ticker):
+    return store.sql("SELECT name FROM entities WHERE list_contains(tickers, ?)", [ticker])["name"][0]
+
+
+def test_a_program_or_plan_is_asked_of_the_text_not_refused_as_a_figure(store):
+    """#46's held-out miss: read as the buybacks of FY2024 and refused for 'program announced may'."""
+    answer = store.ask("How big is the buyback program Apple announced in May 2024?", k=3)
+    assert answer.kind == "passages" and "no figure" in answer.explanation, answer.explanation
+    assert _cites(store, answer, "$110 billion")
+    qualified = store.ask("What were Apple's buybacks excluding China in fiscal 2024?")  # a qualifier still refuses
+    assert qualified.kind == "unanswerable" and "could not read" in qualified.explanation
+
+
+@pytest.mark.parametrize(("question", "ticker", "words"), [
+    ("which chip company relies on TSMC and Samsung to produce its wafers", "NVDA", "TSMC"),
+    ("¿Qué empresa debe presentar planes de resolución (living wills) a la FRB y la FDIC?", "WFC", "Living Will"),
+])
+def test_an_organization_mentioned_is_no_subject_every_company_is_searched(store, question, ticker, words):
+    """#46's held-out misses: refused for "no company known as 'TSMC'" and "'FRB', 'FDIC'"."""
+    answer = store.ask(question, k=3)
+    assert answer.kind == "passages" and "only mentioned" in answer.explanation, answer.explanation
+    assert "over all documents" in answer.explanation
+    assert answer.citations[0].company == _issuer(store, ticker) and _cites(store, answer, words)
+    assert all(c.company and c.company in answer.explanation for c in answer.citations)

@@ -122,6 +122,19 @@ def test_a_company_not_held_resolves_to_nothing_else():
     assert names.find("What was Acme's revenue?").unknown == ["Acme"]
 
 
+@pytest.mark.parametrize(("question", "mentioned", "unknown"), [
+    ("which chip company relies on TSMC and Samsung to produce its wafers", ["TSMC"], []),
+    ("¿Qué empresa debe presentar planes de resolución (living wills) a la FRB y la FDIC?", ["FRB", "FDIC"], []),
+    ("Which banks report to the FDIC?", ["FDIC"], []),
+    ("What does TSMC say about its wafers?", [], ["TSMC"]),  # no company asked for: TSMC is the subject
+    ("Which company is TSMC's largest customer?", [], ["TSMC"]),  # a possessive names its subject
+    ("What was MSFT revenue in 2023?", [], ["MSFT"]),
+])
+def test_an_organization_a_question_asking_which_company_mentions_is_not_its_subject(question, mentioned, unknown):
+    found = Names(ALPHA, CURATED).find(question)
+    assert (found.mentioned, found.unknown) == (mentioned, unknown)
+
+
 def test_codes_names_prefixes_and_curated_aliases():
     names = Names(ALPHA, CURATED)
     for text, cik in [("MU", 723125), ("mu", 723125), ("723125", 723125), ("0000723125", 723125),

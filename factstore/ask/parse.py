@@ -292,6 +292,7 @@ class Reading:
     ambiguous: list[tuple[str, tuple[Entity, ...]]] = field(default_factory=list)  # a name fitting several
     absent: list[str] = field(default_factory=list)  # companies named that the store does not hold
     unknown: list[str] = field(default_factory=list)  # what looks like a company and is none known: "Acme's", MSFT
+    mentioned: list[str] = field(default_factory=list)  # organizations named in asking which company (names.Found)
     typos: list[tuple[str, Entity]] = field(default_factory=list)  # a slip in a name, and the company taken
     named_as: list[str] = field(default_factory=list)  # the words that named the companies, as written
     # a curated alias read ('Google'): (as written, the company it names, the other filers of that name)
@@ -623,6 +624,20 @@ def changes_figure(words: list[str]) -> bool:
                for w in words)
 
 
+def names_text(words: list[str]) -> bool:
+    """Whether unread words name what a filing's text describes, not a figure: a program, a plan, a reason, a policy,
+    a relation between companies ('how big is the buyback program Apple announced in May 2024')."""
+    return any(w in _TEXT_NOUNS for w in words)
+
+
+_TEXT_NOUNS = frozenset({
+    "program", "programs", "programme", "programmes", "plan", "plans", "reason", "reasons", "policy", "policies",
+    "relationship", "relationships", "relation", "relations", "agreement", "agreements", "arrangement", "strategy",
+    "initiative", "initiatives", "partnership", "partnerships", "supplier", "suppliers", "partner", "partners",
+    "programa", "programas", "planes", "razon", "razones", "motivo", "motivos", "politica", "politicas", "relacion",
+    "relaciones", "acuerdo", "acuerdos", "estrategia", "iniciativa", "iniciativas", "proveedor", "proveedores",
+    "socio", "socios", "alianza", "alianzas",
+})
 _QUALIFIERS = frozenset({  # words that change a figure's definition: never a part of the company, always unread
     "excluding", "exclude", "excludes", "ex", "without", "adjusted", "ajustado", "ajustada", "ajustados", "ajustadas",
     "pro", "proforma", "forma", "non-gaap", "non", "constant", "organic", "organico", "organica", "underlying", "sin",
@@ -838,7 +853,7 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
         elif w not in filler or (w == "gaap" and unread[-1:] in (["no"], ["non"])):  # 'no GAAP'
             unread.append(w)
     return Reading(text=question, entities=found.entities, ambiguous=found.ambiguous, absent=found.absent,
-                   unknown=found.unknown, typos=found.typos, named_as=found.named_as,
+                   unknown=found.unknown, mentioned=found.mentioned, typos=found.typos, named_as=found.named_as,
                    predecessors=found.predecessors,
                    metric=at[0] if at else None, periods=periods, as_of=as_of, at_filing=at_filing, mode=mode,
                    as_of_or_date=as_of is not None and any(_AS_OF_OR_DATE.match(w) for w in taken.words().get(

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from factstore import resolve
-from factstore.ask.parse import Entity, Reading, changes_figure, describe_period, parse
+from factstore.ask.parse import Entity, Reading, changes_figure, describe_period, names_text, parse
 from factstore.errors import NotFound
 from factstore.facts import printed
 from factstore.metrics import Figure, figure, metric_named, previous
@@ -44,6 +44,7 @@ class Citation:
     text: str = ""
     form: str | None = None
     accepted_at: datetime | None = None
+    company: str | None = None  # a passage's: the issuer its document names
 
 
 @dataclass(frozen=True)
@@ -263,13 +264,15 @@ def _unread(p: Reading) -> Answer | None:
 
 
 def _asks_the_text(p: Reading) -> bool:
-    """Whether a question with unread words asks the text, not for a figure: it asks why or how, or it says three
+    """Whether a question with unread words asks the text, not for a figure: it asks why or how, it names what the
+    text describes (a program, a plan: names_text), or it says three
     words or more that no figure takes and none that could change one ('what share of sales went through its
     stores, carriers and resellers'), or TEXT_WORDS words or more whatever they are (a question about more than
     a figure: 'how much deferred revenue ..., and over what timeframe does it expect to recognize it'). One
     unknown word beside a figure is a qualifier ('like-for-like revenue'): refused."""
     said = len(set(p.unread))
-    return bool(_EXPLAINS.search(p.text)) or said >= TEXT_WORDS or (not changes_figure(p.unread) and said >= 3)
+    return (bool(_EXPLAINS.search(p.text)) or said >= TEXT_WORDS or names_text(p.unread)
+            or (not changes_figure(p.unread) and said >= 3))
 
 
 TEXT_WORDS = 5  # unread words that make a question one for the text, not for a figure (see _asks_the_text)
@@ -673,7 +676,7 @@ def _passages(hits: list[Any]) -> tuple[Citation, ...]:
     for h in hits:
         offset = 0
         for start, end in h.spans:
-            out.append(Citation(h.doc_id, start, end, h.text[offset:offset + end - start]))
+            out.append(Citation(h.doc_id, start, end, h.text[offset:offset + end - start], company=h.issuer))
             offset += end - start + 2  # the blank line joining spans in the chunk text
     return tuple(out)
 
@@ -757,8 +760,12 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int, given: bool 
             why = ("no known company named, and no recognizable words: none of the question's words is in the "
                    "indexed documents")
         return Answer("unanswerable", p.text, explanation=why)
+    companies = ", ".join(dict.fromkeys(h.issuer or h.doc_id for h in hits))
     scope = (f" within the documents of {', '.join(name for name, _ in held)} only"
-             + (f" (none of {', '.join(missing)})" if missing else "")) if held else " over all documents"
+             + (f" (none of {', '.join(missing)})" if missing else "")) if held else (
+        " over all documents (no company named" + (f"; {', '.join(p.mentioned)} only mentioned"
+                                                                 if p.mentioned else "")
+        + f"): passages of {companies}")
     scope += "".join(f"; the report of the period ended {day} ({doc})" for doc, day in reports.items())
     fallback = (" (no facts for this company: answered from its documents)"
                 if p.metric and not any(e.has_facts for e in p.entities) and p.entities else "")
