@@ -278,6 +278,8 @@ MUTANTS: list[Mutant] = [
            "said >= TEXT_WORDS or names_text(p.unread)", "said >= TEXT_WORDS", ("tests/test_ask_text_real.py",)),
     Mutant("passages over all documents not said whose", "factstore/ask/route.py",
            "company=h.issuer))", "))", ("tests/test_ask_text_real.py",)),
+    Mutant("a Spanish verb form the glossary does not read", "data/glossary.csv",
+           "deprecia,depreciate depreciates depreciation\n", "", ("tests/test_ask_text_real.py",)),
     Mutant("an ambiguous name resolved to its first candidate", "factstore/names.py",
            "            raise Ambiguous(text, sorted(e.label for e in found))", "            return found[0]",
            ("tests/test_names.py",)),
