@@ -223,12 +223,13 @@ def cmd_load_reports(store: FactStore, args: argparse.Namespace) -> None:
 
 
 def cmd_index(store: FactStore, args: argparse.Namespace) -> None:
-    for strategy in args.strategy or ["structure"]:
+    for strategy in args.strategy or ["scoped"]:
         print(f"{strategy}: {store.index(strategy, size=args.size):,} chunks")
 
 
 def cmd_search(store: FactStore, args: argparse.Namespace) -> None:
-    filters = {k: v for k, v in (("doc_id", args.doc), ("issuer", args.issuer), ("form", args.form),
+    filters = {k: v for k, v in (("company", args.company), ("doc_id", args.doc), ("issuer", args.issuer),
+                                 ("form", args.form),
                                  ("year", args.year), ("period_end", args.period_end), ("as_of", args.as_of))
                if v is not None}
     hits = store.search(args.query, k=args.k, strategy=args.strategy, filters=filters or None,
@@ -590,7 +591,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="Chunk every stored document with a strategy into the chunks "
                                             "table (replacing that strategy's chunks).")
     index.add_argument("--strategy", action="append", choices=STRATEGY_NAMES,
-                       help="chunking strategy (repeat for several; default structure)")
+                       help="chunking strategy (repeat for several; default scoped, the one search and ask rank)")
     index.add_argument("--size", type=int, help="chunk size in characters (default: the strategy's own, the "
                        "course's: 500 for fixed and recursive, 800 for structure)")
     _db_option(index)
@@ -605,13 +606,17 @@ def build_parser() -> argparse.ArgumentParser:
     _db_option(embed)
     embed.set_defaults(run=cmd_embed)
 
-    search = commands.add_parser("search", help="BM25 search over chunks, with filters",
-                                 description="Search the chunks of a strategy; hits cite document and "
-                                             "character spans.")
+    search = commands.add_parser("search", help="passages for a query, ranked as ask ranks them, with filters",
+                                 description="Search the stored documents: by default as ask ranks passages (the "
+                                             "scoped chunks with headers, within the companies and periods the "
+                                             "query names); --strategy searches one strategy's chunks as the "
+                                             "course does. Hits cite document and character spans.")
     search.add_argument("query", help="the question or keywords")
     search.add_argument("-k", type=int, default=5, help="number of hits (default 5)")
-    search.add_argument("--strategy", default="structure", choices=STRATEGY_NAMES, help="chunking strategy")
-    search.add_argument("--header", action="store_true", help="search the header-prefixed index")
+    search.add_argument("--strategy", choices=STRATEGY_NAMES,
+                        help="only this strategy's chunks, as the course ranks them (default: as ask ranks passages)")
+    search.add_argument("--header", action="store_true", help="with --strategy: search the header-prefixed index")
+    search.add_argument("--company", help="only this company's documents (ticker, CIK or name)")
     search.add_argument("--doc", help="only this document id")
     search.add_argument("--issuer", help="only this issuer (accents and case ignored)")
     search.add_argument("--form", help="only this form or report type")

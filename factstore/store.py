@@ -14,7 +14,7 @@ import pandas as pd
 
 from factstore import entity_names, facts, feed, fundamentals, load, metrics, publishing, resolve, versions, write
 from factstore.ask.parse import Reading
-from factstore.ask.route import Answer, ask, explain
+from factstore.ask.route import Answer, ask, explain, search
 from factstore.db import Db, open_db
 from factstore.facts import MODES, Fact
 from factstore.loaders.batch import Batch, LoadReport
@@ -362,7 +362,7 @@ class FactStore:
         """A stored document: its text, sections and blocks."""
         return text_index.document(self.db, doc_id)
 
-    def index(self, strategy: str = "structure", *, size: int | None = None, new_only: bool = False,
+    def index(self, strategy: str = "scoped", *, size: int | None = None, new_only: bool = False,
               progress: bool | None = None) -> int:
         """Chunk every stored document with a strategy (fixed, recursive, structure, scoped; size: the
         strategy's own, the course's, unless given) into the chunks table, replacing that strategy's chunks and
@@ -377,13 +377,15 @@ class FactStore:
         load (scripts/README.md#bench_densepy)."""
         return text_index.embed(self.db, strategy, progress=progress)
 
-    def search(self, query: str, k: int = 5, strategy: str = "structure", filters: dict[str, Any] | None = None,
+    def search(self, query: str, k: int = 5, strategy: str | None = None, filters: dict[str, Any] | None = None,
                *, header: bool = False) -> list[Hit]:
-        """BM25 search over a strategy's chunks (with the stored index; a store opened read-only without one
-        builds it in memory), best first. Filters: doc_id, issuer, form, year, period_end, as_of (only documents
-        public at or before it). With strategy 'scoped', the issuers and years the query names narrow the search
-        too."""
-        return text_index.search(self.db, query, k, strategy, filters, header=header)
+        """Passages for a query, best first. By default ranked as `ask` ranks them: the `scoped` chunks with their
+        headers, within the companies the query names (or the `company` filter), the report of a period it names by
+        its end and the years it names, Spanish read in English too, the section priors (a question naming several
+        companies: k per company). A strategy by name ('fixed', 'recursive', 'structure', 'scoped') searches its
+        chunks alone, as the course does (`header`: the header-prefixed index). Filters: company, doc_id, issuer,
+        form, year, period_end, as_of (only documents public at or before it)."""
+        return search(self.db, query, k, strategy, filters, header=header)
 
     def ask(self, question: str, *, as_of: Any = None, k: int = 5) -> Answer:
         """Answer a question in English or Spanish: a number from the facts (with its filing and time) or

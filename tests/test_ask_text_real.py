@@ -4,6 +4,7 @@ names searches all the company's documents; periods of every kind filter the yea
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 import factstore
@@ -122,3 +123,25 @@ def test_spanish_finance_words_find_the_english_filing(store, question, words):
     """#46's held-out Spanish misses: 'deprecia' and 'accionistas registrados' had no English term to match."""
     answer = store.ask(question, k=3)
     assert answer.kind == "passages" and _cites(store, answer, words), answer.explanation
+
+
+@pytest.mark.parametrize("question", [
+    "How many employees does Apple have?",
+    "¿Cuántos empleados tiene Apple?",
+    "which chip company relies on TSMC and Samsung to produce its wafers",
+    "In NVIDIA's 10-Q for the quarter ended July 27, 2025, what does it say about H20 exports to China?",
+    "Did Google pay the European Commission's 2017 shopping fine?",
+])
+def test_search_gives_the_passages_ask_cites(store, question):
+    """#46: the search a user calls directly ranks as ask does (it got 29 of 45 where ask got 40)."""
+    answer = store.ask(question, k=3)
+    assert [(h.doc_id, s, e) for h in store.search(question, k=3) for s, e in h.spans] == [
+        (c.doc, c.start, c.end) for c in answer.citations]
+
+
+def test_search_as_of_hides_what_was_filed_later(store):
+    early = store.search("export controls China H20", k=10, filters={"company": "NVDA", "as_of": "2025-06-01"})
+    later = store.search("export controls China H20", k=10, filters={"company": "NVDA"})
+    accepted = store.sql("SELECT doc_id, accepted_at FROM documents").set_index("doc_id")["accepted_at"]
+    assert early and all(accepted[h.doc_id] <= pd.Timestamp("2025-06-01") for h in early)
+    assert {h.doc_id for h in later} - {h.doc_id for h in early}  # the 10-Q of August is found once public

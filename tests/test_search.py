@@ -205,5 +205,37 @@ def dated_store():
     (None, {"R2023", "R-undated", "F1"}),
 ])
 def test_documents_become_searchable_when_they_became_public(dated_store, as_of, expected):
-    hits = dated_store.search("zafiro azul", k=10, filters={"as_of": as_of} if as_of else None)
+    hits = dated_store.search("zafiro azul", k=10, strategy="structure", filters={"as_of": as_of} if as_of else None)
     assert {h.doc_id for h in hits} == expected
+
+
+def _cited(answer):
+    return [(c.doc, c.start, c.end) for c in answer.citations]
+
+
+def _spans(hits):
+    return [(h.doc_id, s, e) for h in hits for s, e in h.spans]
+
+
+def test_search_gives_the_passages_ask_cites(store, corpus):
+    """#46: search() ranks as ask does (one door, one ranking), the course's strategies only by name."""
+    questions = pd.read_csv(corpus["questions"])["pregunta"].tolist()[:25]
+    compared = 0
+    for question in [*questions, "What does Rapsa say about revenue risk?"]:
+        answer = store.ask(question, k=3)
+        if answer.kind in ("passages", "table"):
+            assert _spans(store.search(question, k=3)) == _cited(answer), question
+            compared += 1
+    assert compared >= 10
+    assert _spans(store.search(questions[0], k=3)) != _spans(store.search(questions[0], k=3, strategy="structure"))
+
+
+def test_the_company_filter_narrows_the_default_search(store):
+    question = "¿Qué riesgos principales señala la empresa?"
+    hits = store.search(question, k=5, filters={"company": "Rapsa"})
+    assert hits and {h.issuer for h in hits} == {"Rapsa"}
+    assert len({h.doc_id for h in hits}) > 1
+    one = hits[-1].doc_id  # the caller's doc_id narrows the company's documents
+    assert {h.doc_id for h in store.search(question, k=5, filters={"company": "Rapsa", "doc_id": one})} == {one}
+    with pytest.raises(factstore.NotFound, match="Quillmark"):
+        store.search(question, filters={"company": "Quillmark"})

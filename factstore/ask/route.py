@@ -21,6 +21,7 @@ from factstore.facts import printed
 from factstore.metrics import Figure, figure, metric_named, previous
 from factstore.text import index
 from factstore.text.glossary import english
+from factstore.text.search import filter_values
 from factstore.text.tokenize import normalize, tokenize
 from factstore.timing import as_of_timestamp, json_ready
 from factstore.vocabulary import Metric, load_metrics
@@ -681,20 +682,56 @@ def _passages(hits: list[Any]) -> tuple[Citation, ...]:
     return tuple(out)
 
 
+def search(db: Db, query: str, k: int = 5, strategy: str | None = None, filters: dict[str, Any] | None = None, *,
+           header: bool = False) -> list[Hit]:
+    """A search as `ask` ranks its passages (strategy None: `passages`), or over a strategy's chunks by name, as
+    the course defines it (see FactStore.search)."""
+    if strategy is None:
+        return passages(db, query, k=k, filters=filters)
+    return index.search(db, query, k, strategy, filters, header=header)
+
+
+def passages(db: Db, query: str, *, k: int = 5, filters: dict[str, Any] | None = None) -> list[Hit]:
+    """The passages `ask` cites for a question read as text (see FactStore.search): of the companies it names (or
+    the `company` filter), the report of a period it names by its end, the years it names; the other filters narrow
+    them. A company not held, or of no documents, is NotFound; no passage matching, none."""
+    narrow = dict(filters or {})
+    p = parse(query, resolve.names(db), load_metrics())
+    if narrow.get("company") is not None:
+        p = replace(p, entities=[resolve.names(db).resolve(c) for c in filter_values(narrow.pop("company"))])
+    narrow.pop("company", None)
+    refused = _unnamed(replace(p, metric=None))  # (a figure needs a company; passages do not)
+    if refused is not None:
+        raise NotFound(refused.explanation)
+    given = narrow.get("as_of") is not None
+    moment = as_of_timestamp(narrow.pop("as_of")) if given else p.as_of
+    answer, hits = _text(db, p, moment, k, given=given, narrow=narrow)
+    if answer.kind == "unanswerable" and answer.explanation.startswith("no documents of"):
+        raise NotFound(f"not in the store: {answer.explanation}")
+    return hits
+
+
 def _from_text(db: Db, p: Reading, moment: datetime | None, k: int, given: bool = True) -> Answer:
     """Passages from the documents of the companies named (all documents when none is), one search per
     company (a table) when the question compares several; of a company's report for the period a question names by
     its end ('the quarter ended March 29, 2025'; 'as of June 28, 2025' said in the question, unless `given`: a
     moment the caller gave), where it has one."""
+    return _text(db, p, moment, k, given=given)[0]
+
+
+def _text(db: Db, p: Reading, moment: datetime | None, k: int, *, given: bool = True,
+          narrow: dict[str, Any] | None = None) -> tuple[Answer, list[Hit]]:
+    """_from_text's answer with the hits it cites; `narrow`: filters of the caller's (form, year, doc_id, issuer,
+    period_end), which narrow the documents the question's reading chose."""
     if not db.sql("SELECT count(*) AS n FROM documents")["n"][0]:
         return Answer("unanswerable", p.text, explanation="no metric named (data/metrics.csv lists them), and no "
-                      "documents in the store to search")
-    filters: dict[str, Any] = {"as_of": moment} if moment else {}
+                      "documents in the store to search"), []
+    filters: dict[str, Any] = {**(narrow or {}), **({"as_of": moment} if moment else {})}
     scopes = _scopes(db, p.entities)
     held = [(name, docs) for name, docs in scopes if docs]
     missing = [name for name, docs in scopes if not docs]
     if scopes and not held:
-        return Answer("unanswerable", p.text, explanation=f"no documents of {', '.join(missing)} in the store")
+        return Answer("unanswerable", p.text, explanation=f"no documents of {', '.join(missing)} in the store"), []
     # the filter now carries the companies, so the words naming them no longer steer the ranking
     query = p.text
     for written in p.named_as:
@@ -713,27 +750,30 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int, given: bool 
     if held and years and not near & set(year_of.values()):
         if p.metric:  # a figure of a year no document covers
             return Answer("unanswerable", p.text, explanation=(
-                f"no document of {', '.join(name for name, _ in held)} covers {', '.join(map(str, years))}"))
+                f"no document of {', '.join(name for name, _ in held)} covers {', '.join(map(str, years))}")), []
         # else a year the text names (a 2030 goal, a 2017 fine): every document of the company may say it
         unyeared = (f"no document of {', '.join(name for name, _ in held)} is of {', '.join(map(str, years))}: "
                     f"searched all of its documents; ")
         near = set()
 
     def within(docs: list[str]) -> dict[str, Any]:
-        """The filters for one company's documents, of the years asked about where it has some."""
+        """The filters for one company's documents (those of the caller's doc_id filter), of the years asked about
+        where it has some (the caller's year filter wins)."""
         dated = near & {year_of.get(d) for d in docs}
-        return {**filters, "doc_id": docs, **({"year": sorted(near)} if dated else {})}
+        chosen = [d for d in docs if d in filter_values(filters["doc_id"])] if filters.get("doc_id") else docs
+        return {**({"year": sorted(near)} if dated else {}), **filters, "doc_id": chosen}
 
     if (p.comparison or len(p.entities) > 1 or any(e.members for e in p.entities)) and len(held) > 1:
         names_words = {w for name, _ in held for w in re.findall(r"\w+", normalize(name))}
         query = " ".join(w for w in re.findall(r"\w+", normalize(query)) if w not in names_words)
-        rows, cites, forms = [], [], set()
+        rows, cites, forms, found_hits = [], [], set(), []
         for name, docs in held:
             hits = _scored(index.search(db, query, k=k, strategy="scoped", header=True, filters=within(docs)))
             if hits:
                 rows.append({"entity": name, "doc": hits[0].doc_id, "text": _best_line(hits[0].text, query)})
                 cites.extend(_passages(hits))
                 forms.add(hits[0].form or "")
+                found_hits.extend(hits)
         if rows:
             found = f"one filtered search per entity, {k} passages each ({len(rows)} of {len(held)} found)"
             figures = [_first_number(r["text"]) for r in rows]
@@ -744,9 +784,11 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int, given: bool 
                 rows = sorted(({**r, "figure": f} for r, f in zip(rows, figures, strict=True)),
                               key=lambda r: r["figure"], reverse=not low)
                 cites = [c for r in rows for c in cites if c.doc == r["doc"]]
+                found_hits = [h for r in rows for h in found_hits if h.doc_id == r["doc"]]
                 found += (f"; {'lowest' if low else 'highest'} figure quoted: {rows[0]['entity']} "
                           f"({rows[0]['figure']:g})")
-            return Answer("table", p.text, citations=tuple(cites), table=tuple(rows), explanation=unyeared + found)
+            return (Answer("table", p.text, citations=tuple(cites), table=tuple(rows), explanation=unyeared + found),
+                    found_hits)
     if held:
         filters = within([d for _, docs in held for d in docs])
     hits = _scored(index.search(db, query if held else p.text, k=k, strategy="scoped", header=True,
@@ -759,7 +801,7 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int, given: bool 
         else:
             why = ("no known company named, and no recognizable words: none of the question's words is in the "
                    "indexed documents")
-        return Answer("unanswerable", p.text, explanation=why)
+        return Answer("unanswerable", p.text, explanation=why), []
     companies = ", ".join(dict.fromkeys(h.issuer or h.doc_id for h in hits))
     scope = (f" within the documents of {', '.join(name for name, _ in held)} only"
              + (f" (none of {', '.join(missing)})" if missing else "")) if held else (
@@ -771,7 +813,7 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int, given: bool 
                 if p.metric and not any(e.has_facts for e in p.entities) and p.entities else "")
     return Answer("passages", p.text, citations=_passages(hits),
                   explanation=f"{unyeared}{index.ranked_by(db, 'scoped')} over scoped chunks{scope}{fallback}; "
-                              f"{len(hits)} passages")
+                              f"{len(hits)} passages"), hits
 
 
 # a question asking for a reason, a way or an effect, never for a figure: why, what drove, how does … account for,

@@ -36,7 +36,7 @@ def document(db: Db, doc_id: str) -> Document:
     return Document(text=row[0] or "", sections=sections, blocks=blocks)
 
 
-def index(db: Db, strategy: str = "structure", *, size: int | None = None, new_only: bool = False,
+def index(db: Db, strategy: str = "scoped", *, size: int | None = None, new_only: bool = False,
           progress: bool | None = None) -> int:
     """Every stored document chunked with a strategy, and its index (see FactStore.index)."""
     if strategy not in STRATEGIES:
