@@ -289,6 +289,8 @@ MUTANTS: list[Mutant] = [
            "entities=p.entities", ("tests/test_search.py",)),
     Mutant("search()'s doc_id filter ignored within a company", "factstore/ask/route.py",
            'if filters.get("doc_id") else docs', "if False else docs", ("tests/test_search.py",)),
+    Mutant("factstore search --company ignored", "factstore/cli.py", '("company", args.company)', '("company", None)',
+           ("tests/test_search.py",)),
     Mutant("an ambiguous name resolved to its first candidate", "factstore/names.py",
            "            raise Ambiguous(text, sorted(e.label for e in found))", "            return found[0]",
            ("tests/test_names.py",)),

@@ -239,3 +239,18 @@ def test_the_company_filter_narrows_the_default_search(store):
     assert {h.doc_id for h in store.search(question, k=5, filters={"company": "Rapsa", "doc_id": one})} == {one}
     with pytest.raises(factstore.NotFound, match="Quillmark"):
         store.search(question, filters={"company": "Quillmark"})
+
+
+def test_the_command_line_searches_as_the_library(corpus, tmp_path, capsys):
+    path = tmp_path / "reports.duckdb"
+    with factstore.open(path) as s:
+        s.load_reports(corpus["documents"])
+    question = "¿Qué riesgos principales señala la empresa?"
+    for options, kwargs in [(["--company", "Busmar Hogar"], {"filters": {"company": "Busmar Hogar"}}),
+                            (["--strategy", "structure", "--header"], {"strategy": "structure", "header": True})]:
+        assert main(["search", question, "-k", "3", "--json", "--db", str(path), *options]) == 0
+        printed = [(h["doc_id"], [tuple(s) for s in h["spans"]]) for h in json.loads(capsys.readouterr().out)]
+        with factstore.open(path, read_only=True) as s:
+            assert printed == [(h.doc_id, [tuple(s) for s in h.spans]) for h in s.search(question, k=3, **kwargs)]
+    assert {d for d, _ in printed} and main(["search", question, "--company", "Quillmark", "--db", str(path)]) == 1
+    assert "Quillmark" in capsys.readouterr().err
