@@ -172,6 +172,7 @@ class Found:
     # capitals naming none known in a question asking which company ('which chip company relies on TSMC'): an
     # organization it mentions, not its subject
     mentioned: list[str] = field(default_factory=list)
+    asks_which: bool = False  # it asks which company does something ('¿qué empresa ...?')
     typos: list[tuple[str, Entity]] = field(default_factory=list)  # (as written, taken for)
     named_as: list[str] = field(default_factory=list)  # the words that named the companies found, as written
     absent_as: list[str] = field(default_factory=list)  # the words that named companies the store lacks
@@ -321,7 +322,7 @@ class Names:
         if any(not m.opening for m in taken):  # another name found: a common word opening the question is a word
             taken = [m for m in taken if not m.opening]
         taken += self._typo_matches(question, words, taken)
-        out = Found()
+        out = Found(asks_which=bool(_WHICH_COMPANY.search(question)))
         for m in sorted(taken, key=lambda m: m.start):
             found = self._entities(m.found)
             if m.absent:
@@ -341,8 +342,7 @@ class Names:
             if any(s < m.end and m.start < e for m in taken):
                 continue
             word = _POSSESSIVE.sub("", t).strip(_EDGE).rstrip(".")
-            if _TICKER_LIKE.fullmatch(word) and _in_capitals(word) and not _POSSESSIVE.search(t) \
-                    and _WHICH_COMPANY.search(question):
+            if _TICKER_LIKE.fullmatch(word) and _in_capitals(word) and not _POSSESSIVE.search(t) and out.asks_which:
                 out.mentioned.append(word)
             elif (_TICKER_LIKE.fullmatch(word) and _in_capitals(word)) or (
                     _POSSESSIVE.search(t) and _capitalized(t) and not set(name_words(word)) <= tokenize.FUNCTION_WORDS):

@@ -145,3 +145,17 @@ def test_search_as_of_hides_what_was_filed_later(store):
     accepted = store.sql("SELECT doc_id, accepted_at FROM documents").set_index("doc_id")["accepted_at"]
     assert early and all(accepted[h.doc_id] <= pd.Timestamp("2025-06-01") for h in early)
     assert {h.doc_id for h in later} - {h.doc_id for h in early}  # the 10-Q of August is found once public
+
+
+@pytest.mark.parametrize("question", [
+    "Which company says its overall turnover rate was 2.5% in its last fiscal year?",
+    "¿Qué empresa dice que su tasa de rotación fue del 2,5% en su último ejercicio?",
+])
+def test_which_company_a_figure_describes_is_asked_of_the_text(store, question):
+    """Found by a blind set: 'Which company reports an overall employee turnover rate of 2.5% ...' was read as a
+    figure of no company named and refused; no figure answers which company it is, the text does."""
+    answer = store.ask(question, k=3)
+    assert answer.kind == "passages" and "over all documents" in answer.explanation, answer.explanation
+    assert answer.citations[0].company == _issuer(store, "NVDA") and _cites(store, answer, "turnover rate")
+    figure = store.ask("What was the revenue in FY2024?")  # no company and no question of which: refused
+    assert figure.kind == "unanswerable" and "names no company" in figure.explanation

@@ -166,8 +166,10 @@ def test_a_company_not_in_the_store_gets_no_passage(real):
         with pytest.raises(NotFound, match="no documents of issuer"):
             s.search("employees", filters={"issuer": "Wells Fargo"})
         s.load_companyfacts(real / "companyfacts" / "CIK0001045810.json", progress=False)  # facts, no document
-        with pytest.raises(NotFound, match="no documents of '1045810'"):
+        with pytest.raises(NotFound, match="not in the store: no documents of NVIDIA CORP$"):
             s.search("employees", filters={"company": "1045810"})
+        with pytest.raises(NotFound, match="no documents of '1045810'"):  # a strategy by name: the filter says it
+            s.search("employees", strategy="scoped", filters={"company": "1045810"})
         assert s.search("employees", filters={"company": "Apple"})
 
 

@@ -133,6 +133,7 @@ def test_a_company_not_held_resolves_to_nothing_else():
 def test_an_organization_a_question_asking_which_company_mentions_is_not_its_subject(question, mentioned, unknown):
     found = Names(ALPHA, CURATED).find(question)
     assert (found.mentioned, found.unknown) == (mentioned, unknown)
+    assert found.asks_which == question.lower().startswith(("which", "¿qué"))
 
 
 def test_codes_names_prefixes_and_curated_aliases():

@@ -293,6 +293,7 @@ class Reading:
     absent: list[str] = field(default_factory=list)  # companies named that the store does not hold
     unknown: list[str] = field(default_factory=list)  # what looks like a company and is none known: "Acme's", MSFT
     mentioned: list[str] = field(default_factory=list)  # organizations named in asking which company (names.Found)
+    asks_which: bool = False  # it asks which company does something: the text answers, over every company's
     typos: list[tuple[str, Entity]] = field(default_factory=list)  # a slip in a name, and the company taken
     named_as: list[str] = field(default_factory=list)  # the words that named the companies, as written
     # a curated alias read ('Google'): (as written, the company it names, the other filers of that name)
@@ -853,7 +854,8 @@ def parse(question: str, known: Names | Sequence[Entity], metrics: Sequence[Metr
         elif w not in filler or (w == "gaap" and unread[-1:] in (["no"], ["non"])):  # 'no GAAP'
             unread.append(w)
     return Reading(text=question, entities=found.entities, ambiguous=found.ambiguous, absent=found.absent,
-                   unknown=found.unknown, mentioned=found.mentioned, typos=found.typos, named_as=found.named_as,
+                   unknown=found.unknown, mentioned=found.mentioned, asks_which=found.asks_which,
+                   typos=found.typos, named_as=found.named_as,
                    predecessors=found.predecessors,
                    metric=at[0] if at else None, periods=periods, as_of=as_of, at_filing=at_filing, mode=mode,
                    as_of_or_date=as_of is not None and any(_AS_OF_OR_DATE.match(w) for w in taken.words().get(

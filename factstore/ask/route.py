@@ -254,7 +254,10 @@ def _unread(p: Reading) -> Answer | None:
     """'unanswerable' for a question the facts would answer (a figure, and a period or moment) with words no part
     of the reading took that could change the figure: a figure for another question is never given in its place
     (see _asks_the_text for the questions about a figure that go to the text instead). Without a period or moment
-    no figure is given: the question goes to the text ('How dependent is Alphabet on ad revenue?')."""
+    no figure is given: the question goes to the text ('How dependent is Alphabet on ad revenue?'), as does one
+    asking which company (no figure is given without one)."""
+    if p.asks_which and not p.entities:
+        return None
     if p.unread and p.metric and (p.periods or p.as_of) and not _asks_the_text(p):
         return Answer("unanswerable", p.text, explanation=f"could not read {' '.join(p.unread)!r}: those words could "
                       f"change which figure is asked, and no part of the question takes them")
@@ -331,7 +334,8 @@ def _balance_or_moment(db: Db, p: Reading) -> Answer | None:
 
 def _unnamed(p: Reading) -> Answer | None:
     """'unanswerable' when the question's words or names cannot be read: no words at all, a name fitting
-    several companies, or companies the store does not hold named (where no held one is, or to compare)."""
+    several companies, or companies the store does not hold named (where no held one is, or to compare); a figure
+    of no company named, unless the question asks which company it is (the text answers that)."""
     why = None
     if not re.search(r"\w", p.text):
         why = "no recognizable words in the question"
@@ -342,7 +346,7 @@ def _unnamed(p: Reading) -> Answer | None:
         why = f"not in the store: {', '.join(p.absent)}"
     elif p.unknown and not p.entities:
         why = f"not in the store: no company known as {', '.join(repr(u) for u in p.unknown)}"
-    elif p.metric and (p.periods or p.as_of) and not p.entities:
+    elif p.metric and (p.periods or p.as_of) and not p.entities and not p.asks_which:
         why = ("names no company the store holds" + (f" (could not read {' '.join(p.unread)!r})" if p.unread else "")
                + ": a figure is given only for a company named")
     return Answer("unanswerable", p.text, explanation=why) if why else None
@@ -707,7 +711,7 @@ def passages(db: Db, query: str, *, k: int = 5, filters: dict[str, Any] | None =
     moment = as_of_timestamp(narrow.pop("as_of")) if given else p.as_of
     answer, hits = _text(db, p, moment, k, given=given, narrow=narrow)
     if answer.kind == "unanswerable" and answer.explanation.startswith("no documents of"):
-        raise NotFound(f"not in the store: {answer.explanation}")
+        raise NotFound(f"not in the store: {answer.explanation.removesuffix(' in the store')}")
     return hits
 
 
