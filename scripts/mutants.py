@@ -270,10 +270,11 @@ MUTANTS: list[Mutant] = [
            "    if False:", ("tests/test_html_parsing.py",)),
     # --- names and ask
     Mutant("an organization a question asking which company mentions taken for its subject", "factstore/names.py",
-           "                    and _WHICH_COMPANY.search(question):", "                    and False:",
+           "and not _POSSESSIVE.search(t) and out.asks_which:", "and not _POSSESSIVE.search(t) and False:",
            ("tests/test_names.py", "tests/test_ask_text_real.py")),
     Mutant("a possessive in a question asking which company no longer its subject", "factstore/names.py",
-           "_in_capitals(word) and not _POSSESSIVE.search(t) \\", "_in_capitals(word) \\", ("tests/test_names.py",)),
+           "_in_capitals(word) and not _POSSESSIVE.search(t) and out.asks_which:",
+           "_in_capitals(word) and out.asks_which:", ("tests/test_names.py",)),
     Mutant("a program or plan unread refused as a figure", "factstore/ask/route.py",
            "said >= TEXT_WORDS or names_text(p.unread)", "said >= TEXT_WORDS", ("tests/test_ask_text_real.py",)),
     Mutant("passages over all documents not said whose", "factstore/ask/route.py",
