@@ -144,7 +144,7 @@ def repeated(store: factstore.FactStore) -> int:
         WHERE bad""")["n"][0]
 
 
-@pytest.mark.parametrize("examples", [pytest.param(25, id="examples=25"),
+@pytest.mark.parametrize("examples", [pytest.param(10, id="examples=10"),
                                       pytest.param(120, id="examples=120", marks=pytest.mark.slow)])
 def test_versions_equal_recomputation_from_raw_rows(examples):
     """At every moment, the versions valid then are the quarters the oracle and quarters_asof compute from the raw
