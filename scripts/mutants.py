@@ -286,7 +286,7 @@ MUTANTS: list[Mutant] = [
            '        return index.search(db, query, k, "structure", filters, header=header)',
            ("tests/test_search.py", "tests/test_ask_text_real.py")),
     Mutant("search()'s company filter ignored", "factstore/ask/route.py",
-           "entities=[resolve.names(db).resolve(c) for c in filter_values(narrow.pop(\"company\"))]",
+           "entities=[resolve.names(db).resolve(c) for c in filter_values(companies)]",
            "entities=p.entities", ("tests/test_search.py",)),
     Mutant("search()'s doc_id filter ignored within a company", "factstore/ask/route.py",
            'if filters.get("doc_id") else docs', "if False else docs", ("tests/test_search.py",)),

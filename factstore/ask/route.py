@@ -700,18 +700,18 @@ def passages(db: Db, query: str, *, k: int = 5, filters: dict[str, Any] | None =
     the `company` filter), the report of a period it names by its end, the years it names; the other filters narrow
     them. A company not held, or of no documents, is NotFound; no passage matching, none."""
     narrow = dict(filters or {})
+    companies = narrow.pop("company", None)
     p = parse(query, resolve.names(db), load_metrics())
-    if narrow.get("company") is not None:
-        p = replace(p, entities=[resolve.names(db).resolve(c) for c in filter_values(narrow.pop("company"))])
-    narrow.pop("company", None)
+    if companies is not None:
+        p = replace(p, entities=[resolve.names(db).resolve(c) for c in filter_values(companies)])
     refused = _unnamed(replace(p, metric=None))  # (a figure needs a company; passages do not)
     if refused is not None:
         raise NotFound(refused.explanation)
     given = narrow.get("as_of") is not None
     moment = as_of_timestamp(narrow.pop("as_of")) if given else p.as_of
-    answer, hits = _text(db, p, moment, k, given=given, narrow=narrow)
-    if answer.kind == "unanswerable" and answer.explanation.startswith("no documents of"):
-        raise NotFound(f"not in the store: {answer.explanation.removesuffix(' in the store')}")
+    _, hits, unheld = _text(db, p, moment, k, given=given, narrow=narrow)
+    if unheld:
+        raise NotFound(f"not in the store: no documents of {', '.join(unheld)}")
     return hits
 
 
@@ -724,18 +724,20 @@ def _from_text(db: Db, p: Reading, moment: datetime | None, k: int, given: bool 
 
 
 def _text(db: Db, p: Reading, moment: datetime | None, k: int, *, given: bool = True,
-          narrow: dict[str, Any] | None = None) -> tuple[Answer, list[Hit]]:
-    """_from_text's answer with the hits it cites; `narrow`: filters of the caller's (form, year, doc_id, issuer,
-    period_end), which narrow the documents the question's reading chose."""
+          narrow: dict[str, Any] | None = None) -> tuple[Answer, list[Hit], list[str]]:
+    """_from_text's answer with the hits it cites, and the companies named of which the store holds no document
+    where it holds none of any named; `narrow`: filters of the caller's (form, year, doc_id, issuer, period_end),
+    which narrow the documents the question's reading chose."""
     if not db.sql("SELECT count(*) AS n FROM documents")["n"][0]:
         return Answer("unanswerable", p.text, explanation="no metric named (data/metrics.csv lists them), and no "
-                      "documents in the store to search"), []
+                      "documents in the store to search"), [], []
     filters: dict[str, Any] = {**(narrow or {}), **({"as_of": moment} if moment else {})}
     scopes = _scopes(db, p.entities)
     held = [(name, docs) for name, docs in scopes if docs]
     missing = [name for name, docs in scopes if not docs]
     if scopes and not held:
-        return Answer("unanswerable", p.text, explanation=f"no documents of {', '.join(missing)} in the store"), []
+        return (Answer("unanswerable", p.text, explanation=f"no documents of {', '.join(missing)} in the store"), [],
+                missing)
     # the filter now carries the companies, so the words naming them no longer steer the ranking
     query = p.text
     for written in p.named_as:
@@ -754,7 +756,7 @@ def _text(db: Db, p: Reading, moment: datetime | None, k: int, *, given: bool = 
     if held and years and not near & set(year_of.values()):
         if p.metric:  # a figure of a year no document covers
             return Answer("unanswerable", p.text, explanation=(
-                f"no document of {', '.join(name for name, _ in held)} covers {', '.join(map(str, years))}")), []
+                f"no document of {', '.join(name for name, _ in held)} covers {', '.join(map(str, years))}")), [], []
         # else a year the text names (a 2030 goal, a 2017 fine): every document of the company may say it
         unyeared = (f"no document of {', '.join(name for name, _ in held)} is of {', '.join(map(str, years))}: "
                     f"searched all of its documents; ")
@@ -770,12 +772,11 @@ def _text(db: Db, p: Reading, moment: datetime | None, k: int, *, given: bool = 
     if (p.comparison or len(p.entities) > 1 or any(e.members for e in p.entities)) and len(held) > 1:
         names_words = {w for name, _ in held for w in re.findall(r"\w+", normalize(name))}
         query = " ".join(w for w in re.findall(r"\w+", normalize(query)) if w not in names_words)
-        rows, cites, forms, found_hits = [], [], set(), []
+        rows, forms, found_hits = [], set(), []
         for name, docs in held:
             hits = _scored(index.search(db, query, k=k, strategy="scoped", header=True, filters=within(docs)))
             if hits:
                 rows.append({"entity": name, "doc": hits[0].doc_id, "text": _best_line(hits[0].text, query)})
-                cites.extend(_passages(hits))
                 forms.add(hits[0].form or "")
                 found_hits.extend(hits)
         if rows:
@@ -787,12 +788,11 @@ def _text(db: Db, p: Reading, moment: datetime | None, k: int, *, given: bool = 
                 low = bool(_LOW.search(normalize(p.text)))
                 rows = sorted(({**r, "figure": f} for r, f in zip(rows, figures, strict=True)),
                               key=lambda r: r["figure"], reverse=not low)
-                cites = [c for r in rows for c in cites if c.doc == r["doc"]]
                 found_hits = [h for r in rows for h in found_hits if h.doc_id == r["doc"]]
                 found += (f"; {'lowest' if low else 'highest'} figure quoted: {rows[0]['entity']} "
                           f"({rows[0]['figure']:g})")
-            return (Answer("table", p.text, citations=tuple(cites), table=tuple(rows), explanation=unyeared + found),
-                    found_hits)
+            return (Answer("table", p.text, citations=_passages(found_hits), table=tuple(rows),
+                           explanation=unyeared + found), found_hits, [])
     if held:
         filters = within([d for _, docs in held for d in docs])
     hits = _scored(index.search(db, query if held else p.text, k=k, strategy="scoped", header=True,
@@ -805,7 +805,7 @@ def _text(db: Db, p: Reading, moment: datetime | None, k: int, *, given: bool = 
         else:
             why = ("no known company named, and no recognizable words: none of the question's words is in the "
                    "indexed documents")
-        return Answer("unanswerable", p.text, explanation=why), []
+        return Answer("unanswerable", p.text, explanation=why), [], []
     companies = ", ".join(dict.fromkeys(h.issuer or h.doc_id for h in hits))
     scope = (f" within the documents of {', '.join(name for name, _ in held)} only"
              + (f" (none of {', '.join(missing)})" if missing else "")) if held else (
@@ -817,7 +817,7 @@ def _text(db: Db, p: Reading, moment: datetime | None, k: int, *, given: bool = 
                 if p.metric and not any(e.has_facts for e in p.entities) and p.entities else "")
     return Answer("passages", p.text, citations=_passages(hits),
                   explanation=f"{unyeared}{index.ranked_by(db, 'scoped')} over scoped chunks{scope}{fallback}; "
-                              f"{len(hits)} passages"), hits
+                              f"{len(hits)} passages"), hits, []
 
 
 # a question asking for a reason, a way or an effect, never for a figure: why, what drove, how does … account for,
